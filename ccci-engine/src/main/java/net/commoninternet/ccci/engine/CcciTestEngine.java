@@ -1,0 +1,51 @@
+package net.commoninternet.ccci.engine;
+
+import java.util.Optional;
+import org.junit.platform.engine.EngineDiscoveryRequest;
+import org.junit.platform.engine.ExecutionRequest;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.discovery.EngineDiscoveryRequestResolver;
+import org.junit.platform.engine.support.hierarchical.HierarchicalTestEngine;
+
+/**
+ * The ccci test engine: a recipe CI run as a JUnit Platform test tree,
+ * {@code [engine:ccci]/[recipe:<name>]/[tier:<tier>]/[check:<check>]}.
+ */
+public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionContext> {
+
+    public static final String ID = "ccci";
+
+    @Override
+    public String getId() {
+        return ID;
+    }
+
+    @Override
+    public Optional<String> getGroupId() {
+        return Optional.of("net.commoninternet.ccci");
+    }
+
+    @Override
+    public Optional<String> getArtifactId() {
+        return Optional.of("ccci-engine");
+    }
+
+    @Override
+    public TestDescriptor discover(EngineDiscoveryRequest request, UniqueId uniqueId) {
+        Plugins plugins = Plugins.load(Thread.currentThread().getContextClassLoader());
+        CcciEngineDescriptor engine = new CcciEngineDescriptor(uniqueId, plugins);
+        SettingsReader reader = SettingsReader.fromProcess(request.getConfigurationParameters());
+        EngineDiscoveryRequestResolver.<CcciEngineDescriptor>builder()
+                .addClassContainerSelectorResolver(c -> c.isAnnotationPresent(net.commoninternet.ccci.spi.RecipeCi.class))
+                .addSelectorResolver(ctx -> new RecipeSelectorResolver(reader, plugins, ctx.getIssueReporter()))
+                .build()
+                .resolve(request, engine);
+        return engine;
+    }
+
+    @Override
+    protected CcciExecutionContext createExecutionContext(ExecutionRequest request) {
+        return new CcciExecutionContext(((CcciEngineDescriptor) request.getRootTestDescriptor()).plugins());
+    }
+}

@@ -1,0 +1,47 @@
+package net.commoninternet.ccci.engine;
+
+import net.commoninternet.ccci.spi.Check;
+import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
+import org.junit.platform.engine.support.hierarchical.Node;
+
+/** One check of a tier, reported as one test named {@code recipe > tier > check}. */
+final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciExecutionContext> {
+
+    static final String SEGMENT = "check";
+
+    private final Check check;
+    private final String legacyName;
+
+    /**
+     * A check with no source of its own takes the run's anchor class: Surefire files a test
+     * under the class of its source and names it by its legacy reporting name.
+     */
+    CheckDescriptor(UniqueId uniqueId, Check check, String recipe, String tier, TestSource anchor) {
+        super(uniqueId, check.name(), check.source().orElse(anchor));
+        this.check = check;
+        this.legacyName = recipe + " > " + tier + " > " + check.name();
+    }
+
+    @Override
+    public Type getType() {
+        return Type.TEST;
+    }
+
+    @Override
+    public String getLegacyReportingName() {
+        return legacyName;
+    }
+
+    @Override
+    public CcciExecutionContext execute(CcciExecutionContext context, DynamicTestExecutor executor) throws Exception {
+        try {
+            check.verify(context.run());
+        } catch (Throwable t) {
+            context.tier().failed(t);
+            throw t;
+        }
+        return context;
+    }
+}

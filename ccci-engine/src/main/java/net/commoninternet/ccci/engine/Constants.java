@@ -1,0 +1,62 @@
+package net.commoninternet.ccci.engine;
+
+/**
+ * Every configuration key of ccci, documented once. Keys are read through JUnit's
+ * {@code ConfigurationParameters}, so {@code -Dkey=value} on the Maven command line,
+ * {@code junit-platform.properties} and Surefire's {@code configurationParameters} all work.
+ * Where the production host already uses an environment variable, it keeps its name and is
+ * read when the key is unset.
+ */
+public final class Constants {
+
+    /** The recipe to run. {@code -Drecipe=<name>} is accepted as a short form. */
+    public static final String RECIPE = "ccci.recipe";
+
+    /** Short form of {@link #RECIPE}, what users type on the Maven command line. */
+    public static final String RECIPE_SHORT = "recipe";
+
+    /** Pull request number under test; default 0 (no PR). */
+    public static final String PR = "ccci.pr";
+
+    /** Git ref under test; default the recipe's checked-out HEAD. */
+    public static final String REF = "ccci.ref";
+
+    /** Run id; default {@code DRONE_BUILD_NUMBER}, else {@code manual-<pid>}. */
+    public static final String RUN_ID = "ccci.run-id";
+
+    /**
+     * Comma-separated tiers to run ({@code install,upgrade,backup,restore,custom,lint});
+     * default all. The environment variable {@code STAGES} is read when the key is unset.
+     */
+    public static final String STAGES = "ccci.stages";
+
+    /** Directory holding recipe sources, one folder per recipe; default the bundled recipes. */
+    public static final String RECIPES = "ccci.recipes";
+
+    /** App driver: {@code swarm} (embedded, the default) or {@code abra}. */
+    public static final String DRIVER = "ccci.driver";
+
+    /** Hard deadline of a whole run in seconds; default 3600. */
+    public static final String DEADLINE = "ccci.deadline";
+
+    /** App-domain lockfile directory; environment {@code CCCI_APP_LOCK_DIR}; default /run/lock. */
+    public static final String APP_LOCK_DIR = "ccci.app-lock-dir";
+
+    /** Per-run folders; environment {@code CCCI_RUNS_DIR}; default /var/lib/cc-ci-runs. */
+    public static final String RUNS_DIR = "ccci.runs-dir";
+
+    /** Canonical abra directory; environment {@code ABRA_DIR}; default ~/.abra. */
+    public static final String ABRA_DIR = "ccci.abra-dir";
+
+    static final String ENV_STAGES = "STAGES";
+    static final String ENV_DRONE_BUILD_NUMBER = "DRONE_BUILD_NUMBER";
+    static final String ENV_APP_LOCK_DIR = "CCCI_APP_LOCK_DIR";
+    static final String ENV_RUNS_DIR = "CCCI_RUNS_DIR";
+    static final String ENV_ABRA_DIR = "ABRA_DIR";
+
+    static final String DEFAULT_DRIVER = "swarm";
+    static final long DEFAULT_DEADLINE_SECONDS = 3600;
+
+    private Constants() {
+    }
+}

@@ -1,0 +1,52 @@
+package net.commoninternet.ccci.engine;
+
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
+import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.spi.Tier;
+import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
+import org.junit.platform.engine.support.hierarchical.Node;
+
+/**
+ * One recipe CI run. Its whole life (guards, janitor, deploy, teardown) belongs to the
+ * {@link net.commoninternet.ccci.spi.RunLifecycle}; the tiers below it run inside that life,
+ * after the deploy and before the teardown.
+ */
+final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<CcciExecutionContext> {
+
+    static final String SEGMENT = "recipe";
+
+    private final RunSettings settings;
+    private final Path recipeSource;
+
+    RecipeRunDescriptor(UniqueId uniqueId, RunSettings settings, Path recipeSource, TestSource source) {
+        super(uniqueId, settings.recipe(), source);
+        this.settings = settings;
+        this.recipeSource = recipeSource;
+    }
+
+    @Override
+    public Type getType() {
+        return Type.CONTAINER;
+    }
+
+    RunSettings settings() {
+        return settings;
+    }
+
+    Set<Tier> tiers() {
+        Set<Tier> tiers = EnumSet.noneOf(Tier.class);
+        getChildren().forEach(c -> tiers.add(((TierDescriptor) c).tier()));
+        return tiers;
+    }
+
+    @Override
+    public void around(CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) throws Exception {
+        RunContext run = new RunContext(settings, recipeSource, tiers(), context.plugins().extensions());
+        context.plugins().lifecycle().run(run, () -> invocation.invoke(context.withRun(run)));
+    }
+}

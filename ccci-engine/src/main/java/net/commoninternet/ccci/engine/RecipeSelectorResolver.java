@@ -1,0 +1,148 @@
+package net.commoninternet.ccci.engine;
+
+import static org.junit.platform.engine.support.discovery.SelectorResolver.Resolution.unresolved;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.RecipeCi;
+import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.spi.Tier;
+import net.commoninternet.ccci.spi.TierPlugin;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.junit.platform.engine.DiscoveryIssue;
+import org.junit.platform.engine.DiscoveryIssue.Severity;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.discovery.ClassSelector;
+import org.junit.platform.engine.discovery.UniqueIdSelector;
+import org.junit.platform.engine.support.descriptor.ClassSource;
+import org.junit.platform.engine.support.discovery.DiscoveryIssueReporter;
+import org.junit.platform.engine.support.discovery.SelectorResolver;
+
+/**
+ * Resolves the two ways a run is selected: a {@link RecipeCi} anchor class (Surefire, an IDE
+ * running the class) together with {@code ccci.recipe}; or a unique id
+ * {@code [engine:ccci]/[recipe:x]/[tier:y]/[check:z]} (an IDE or the console launcher rerunning
+ * one part). A user's mistake becomes one {@link DiscoveryIssue}, never an exception.
+ */
+final class RecipeSelectorResolver implements SelectorResolver {
+
+    private final SettingsReader reader;
+    private final Plugins plugins;
+    private final DiscoveryIssueReporter issues;
+
+    RecipeSelectorResolver(SettingsReader reader, Plugins plugins, DiscoveryIssueReporter issues) {
+        this.reader = reader;
+        this.plugins = plugins;
+        this.issues = issues;
+    }
+
+    @Override
+    public Resolution resolve(ClassSelector selector, Context context) {
+        Class<?> anchor = selector.getJavaClass();
+        if (!AnnotationSupport.isAnnotated(anchor, RecipeCi.class)) {
+            return unresolved();
+        }
+        Optional<String> recipe = reader.recipe();
+        if (recipe.isEmpty()) {
+            issues.reportIssue(DiscoveryIssue.builder(Severity.INFO, "no recipe selected, so no recipe CI run:"
+                    + " pass -Drecipe=<name> (or -D" + Constants.RECIPE + "=<name>) to run one.")
+                    .source(ClassSource.from(anchor)));
+            return unresolved();
+        }
+        return resolveRun(recipe.get(), ClassSource.from(anchor), Optional.empty(), Optional.empty(), context);
+    }
+
+    @Override
+    public Resolution resolve(UniqueIdSelector selector, Context context) {
+        UniqueId id = selector.getUniqueId();
+        List<UniqueId.Segment> segments = id.getSegments();
+        if (segments.size() < 2 || !segments.get(0).getValue().equals(CcciTestEngine.ID)) {
+            return unresolved();
+        }
+        if (!segments.get(1).getType().equals(RecipeRunDescriptor.SEGMENT)
+                || (segments.size() > 2 && !segments.get(2).getType().equals(TierDescriptor.SEGMENT))
+                || (segments.size() > 3 && !segments.get(3).getType().equals(CheckDescriptor.SEGMENT))
+                || segments.size() > 4) {
+            return error("unique id " + id + " is not a ccci id: expected"
+                    + " [engine:ccci]/[recipe:<name>]/[tier:<tier>]/[check:<check>].");
+        }
+        Optional<Tier> tier = Optional.empty();
+        if (segments.size() > 2) {
+            String name = segments.get(2).getValue();
+            tier = Tier.fromId(name);
+            if (tier.isEmpty()) {
+                List<String> valid = Arrays.stream(Tier.values()).map(Tier::id).collect(Collectors.toList());
+                return error("unique id " + id + " names unknown tier '" + name + "': valid are "
+                        + String.join(", ", valid) + "." + Suggestions.didYouMean(name, valid));
+            }
+        }
+        Optional<String> check = segments.size() > 3 ? Optional.of(segments.get(3).getValue()) : Optional.empty();
+        return resolveRun(segments.get(1).getValue(), null, tier, check, context);
+    }
+
+    private Resolution resolveRun(String recipe, TestSource source, Optional<Tier> onlyTier, Optional<String> onlyCheck,
+            Context context) {
+        Optional<RunSettings> read = reader.read(recipe);
+        if (read.isEmpty()) {
+            reader.problems().forEach(p -> issues.reportIssue(DiscoveryIssue.builder(Severity.ERROR, p).source(
+                    Optional.ofNullable(source))));
+            return unresolved();
+        }
+        RunSettings settings = read.get();
+        RecipeCatalog catalog = new RecipeCatalog(settings.recipesDir());
+        if (!catalog.contains(recipe)) {
+            return error(catalog.notFound(recipe));
+        }
+        Set<Tier> tiers = onlyTier.map(EnumSet::of).orElseGet(() -> EnumSet.copyOf(settings.stages()));
+        Optional<RecipeRunDescriptor> run = context.addToParent(parent -> Optional.of(new RecipeRunDescriptor(
+                parent.getUniqueId().append(RecipeRunDescriptor.SEGMENT, recipe), settings, catalog.source(recipe),
+                source)));
+        if (run.isEmpty()) {
+            return unresolved();
+        }
+        for (Tier tier : tiers) {
+            Optional<TierPlugin> plugin = plugins.tier(tier);
+            TierDescriptor tierNode = child(run.get(), run.get().getUniqueId().append(TierDescriptor.SEGMENT, tier.id()),
+                    uid -> new TierDescriptor(uid, tier, plugin));
+            List<Check> checks = plugin.map(TierPlugin::checks).orElse(List.of());
+            if (onlyCheck.isPresent() && checks.stream().noneMatch(c -> c.name().equals(onlyCheck.get()))) {
+                List<String> names = checks.stream().map(Check::name).collect(Collectors.toList());
+                return error("tier " + tier.id() + " has no check '" + onlyCheck.get() + "': its checks are "
+                        + String.join(", ", names) + "." + Suggestions.didYouMean(onlyCheck.get(), names));
+            }
+            for (Check check : checks) {
+                if (onlyCheck.isEmpty() || onlyCheck.get().equals(check.name())) {
+                    child(tierNode, tierNode.getUniqueId().append(CheckDescriptor.SEGMENT, check.name()),
+                            uid -> new CheckDescriptor(uid, check, recipe, tier.id(), source));
+                }
+            }
+        }
+        return Resolution.match(Match.exact(run.get()));
+    }
+
+    /** The child with that id, created once: two selectors of one run share its nodes. */
+    @SuppressWarnings("unchecked")
+    private static <T extends TestDescriptor> T child(TestDescriptor parent, UniqueId id,
+            java.util.function.Function<UniqueId, T> creator) {
+        Optional<? extends TestDescriptor> existing = parent.getChildren().stream()
+                .filter(c -> c.getUniqueId().equals(id)).findFirst();
+        if (existing.isPresent()) {
+            return (T) existing.get();
+        }
+        T created = creator.apply(id);
+        parent.addChild(created);
+        return created;
+    }
+
+    private Resolution error(String message) {
+        issues.reportIssue(DiscoveryIssue.create(Severity.ERROR, message));
+        return unresolved();
+    }
+}

@@ -1,0 +1,153 @@
+package net.commoninternet.ccci.engine;
+
+import static net.commoninternet.ccci.engine.Constants.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.spi.Tier;
+import org.junit.platform.engine.ConfigurationParameters;
+
+/**
+ * Reads {@link RunSettings} from configuration parameters and the environment. Every
+ * problem a user can cause becomes one sentence that names the fix; nothing is created on
+ * the host while reading.
+ */
+final class SettingsReader {
+
+    /** Plain recipe names only: the name becomes a path segment, a domain prefix and a stack name. */
+    static final Pattern RECIPE_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+    /** Run ids become a folder name under the runs directory. */
+    static final Pattern RUN_ID_PATTERN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,79}");
+
+    private final ConfigurationParameters config;
+    private final Map<String, String> env;
+    private final long pid;
+    private final List<String> problems = new ArrayList<>();
+
+    SettingsReader(ConfigurationParameters config, Map<String, String> env, long pid) {
+        this.config = config;
+        this.env = env;
+        this.pid = pid;
+    }
+
+    static SettingsReader fromProcess(ConfigurationParameters config) {
+        return new SettingsReader(config, System.getenv(), ProcessHandle.current().pid());
+    }
+
+    /** The recipe named by {@code ccci.recipe} or {@code recipe}, if any. */
+    Optional<String> recipe() {
+        return config.get(RECIPE).or(() -> config.get(RECIPE_SHORT)).map(String::trim).filter(s -> !s.isEmpty());
+    }
+
+    /** Problems found by the last {@link #read}, each one sentence. */
+    List<String> problems() {
+        return List.copyOf(problems);
+    }
+
+    /** Reads the settings for {@code recipe}; empty if any problem was found. */
+    Optional<RunSettings> read(String recipe) {
+        problems.clear();
+        if (!RECIPE_NAME.matcher(recipe).matches()) {
+            problems.add("'" + recipe + "' is not a recipe name: use lower-case letters, digits and '-' only"
+                    + " (no '/', '..' or spaces), for example -Drecipe=custom-html.");
+        }
+        int pr = parse(PR, "0", Integer::parseInt, "a pull request number such as -Dccci.pr=42");
+        if (pr < 0) {
+            problems.add(PR + " must not be negative; pass the pull request number, or 0 for none.");
+        }
+        String ref = config.get(REF).map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
+        String runId = config.get(RUN_ID)
+                .or(() -> Optional.ofNullable(env.get(ENV_DRONE_BUILD_NUMBER)))
+                .map(String::trim).filter(s -> !s.isEmpty())
+                .orElse("manual-" + pid);
+        if (!RUN_ID_PATTERN.matcher(runId).matches()) {
+            problems.add("run id '" + runId + "' is not usable as a folder name: use letters, digits, '.', '_'"
+                    + " and '-' only, for example -Dccci.run-id=1234.");
+        }
+        Set<Tier> stages = stages();
+        String driver = config.get(DRIVER).map(String::trim).orElse(DEFAULT_DRIVER);
+        if (!Set.of("swarm", "abra").contains(driver)) {
+            problems.add("unknown driver '" + driver + "' in " + DRIVER + ": use swarm (the embedded default) or abra."
+                    + Suggestions.didYouMean(driver, List.of("swarm", "abra")));
+        }
+        long deadline = parse(DEADLINE, Long.toString(DEFAULT_DEADLINE_SECONDS), Long::parseLong,
+                "a number of seconds such as -Dccci.deadline=3600");
+        if (deadline <= 0) {
+            problems.add(DEADLINE + " must be a positive number of seconds.");
+        }
+        Path recipes = recipesDir();
+        Path lockDir = path(APP_LOCK_DIR, ENV_APP_LOCK_DIR, "/run/lock");
+        Path runsDir = path(RUNS_DIR, ENV_RUNS_DIR, "/var/lib/cc-ci-runs");
+        Path abraDir = path(ABRA_DIR, ENV_ABRA_DIR, System.getProperty("user.home") + "/.abra");
+        if (!problems.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new RunSettings(recipe, pr, ref, runId, stages, recipes, driver, lockDir, runsDir,
+                abraDir, Duration.ofSeconds(deadline)));
+    }
+
+    private Set<Tier> stages() {
+        Optional<String> raw = config.get(STAGES).or(() -> Optional.ofNullable(env.get(ENV_STAGES)))
+                .map(String::trim).filter(s -> !s.isEmpty());
+        if (raw.isEmpty()) {
+            return EnumSet.allOf(Tier.class);
+        }
+        List<String> valid = Arrays.stream(Tier.values()).map(Tier::id).collect(Collectors.toList());
+        Set<Tier> stages = EnumSet.noneOf(Tier.class);
+        for (String name : raw.get().split(",")) {
+            if (name.isBlank()) {
+                continue;
+            }
+            Optional<Tier> tier = Tier.fromId(name);
+            if (tier.isPresent()) {
+                stages.add(tier.get());
+            } else {
+                problems.add("unknown stage '" + name.trim() + "' in " + STAGES + ": use a comma-separated list of "
+                        + String.join(", ", valid) + "." + Suggestions.didYouMean(name.trim(), valid));
+            }
+        }
+        if (stages.isEmpty() && problems.isEmpty()) {
+            problems.add(STAGES + " names no stage: use a comma-separated list of " + String.join(", ", valid) + ".");
+        }
+        return stages;
+    }
+
+    private Path recipesDir() {
+        Optional<String> configured = config.get(RECIPES).map(String::trim).filter(s -> !s.isEmpty());
+        Path dir = Path.of(configured.orElse("recipes")).toAbsolutePath().normalize();
+        if (!Files.isDirectory(dir)) {
+            problems.add(configured.isPresent()
+                    ? RECIPES + " points at " + dir + ", which is not a directory: pass the directory that holds the recipe folders."
+                    : "no recipes directory here (" + dir + "): run from recipe-suites (or the repository root),"
+                            + " or pass -D" + RECIPES + "=<directory holding recipe folders>.");
+        }
+        return dir;
+    }
+
+    private Path path(String key, String envName, String fallback) {
+        return Path.of(config.get(key).or(() -> Optional.ofNullable(env.get(envName)))
+                .map(String::trim).filter(s -> !s.isEmpty()).orElse(fallback)).toAbsolutePath().normalize();
+    }
+
+    private <T> T parse(String key, String fallback, Function<String, T> parser, String example) {
+        String raw = config.get(key).map(String::trim).orElse(fallback);
+        try {
+            return parser.apply(raw);
+        } catch (NumberFormatException e) {
+            problems.add(key + "='" + raw + "' is not a number: pass " + example + ".");
+            return parser.apply(fallback);
+        }
+    }
+}

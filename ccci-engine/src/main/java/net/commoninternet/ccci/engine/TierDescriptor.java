@@ -1,0 +1,64 @@
+package net.commoninternet.ccci.engine;
+
+import java.util.Optional;
+import net.commoninternet.ccci.spi.RunExtension;
+import net.commoninternet.ccci.spi.Tier;
+import net.commoninternet.ccci.spi.TierPlugin;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
+import org.junit.platform.engine.support.hierarchical.Node;
+
+/** One tier of a run: its operation runs once in {@link #execute}, then its checks. */
+final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciExecutionContext> {
+
+    static final String SEGMENT = "tier";
+
+    private final Tier tier;
+    private final Optional<TierPlugin> plugin;
+
+    TierDescriptor(UniqueId uniqueId, Tier tier, Optional<TierPlugin> plugin) {
+        super(uniqueId, tier.id());
+        this.tier = tier;
+        this.plugin = plugin;
+    }
+
+    Tier tier() {
+        return tier;
+    }
+
+    @Override
+    public Type getType() {
+        return Type.CONTAINER;
+    }
+
+    @Override
+    public CcciExecutionContext prepare(CcciExecutionContext context) {
+        return context.withTier(new TierRecord());
+    }
+
+    @Override
+    public SkipResult shouldBeSkipped(CcciExecutionContext context) {
+        return plugin.isPresent() ? SkipResult.doNotSkip()
+                : SkipResult.skip("tier " + tier.id() + " has no implementation on the class path (unver)");
+    }
+
+    @Override
+    public CcciExecutionContext execute(CcciExecutionContext context, DynamicTestExecutor executor) throws Exception {
+        try {
+            plugin.orElseThrow().operate(context.run());
+        } catch (Throwable t) {
+            context.tier().failed(t);
+            throw t;
+        }
+        return context;
+    }
+
+    @Override
+    public void after(CcciExecutionContext context) throws Exception {
+        for (RunExtension extension : context.run().extensions()) {
+            if (extension instanceof RunExtension.AfterTier) {
+                ((RunExtension.AfterTier) extension).afterTier(context.run(), tier, context.tier().failure());
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package net.commoninternet.ccci.spi;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One recipe CI run as the engine hands it to the lifecycle, the tiers and the extensions.
+ * Mechanisms share their state through the typed store ({@link #put}, {@link #get}): the
+ * lifecycle stores the deployed app, tiers read it.
+ */
+public final class RunContext {
+
+    private final RunSettings settings;
+    private final Path recipeSource;
+    private final Set<Tier> tiers;
+    private final List<RunExtension> extensions;
+    private final Map<Class<?>, Object> store = new ConcurrentHashMap<>();
+
+    public RunContext(RunSettings settings, Path recipeSource, Set<Tier> tiers, List<RunExtension> extensions) {
+        this.settings = Objects.requireNonNull(settings);
+        this.recipeSource = Objects.requireNonNull(recipeSource);
+        this.tiers = Set.copyOf(tiers);
+        this.extensions = List.copyOf(extensions);
+    }
+
+    public RunSettings settings() {
+        return settings;
+    }
+
+    public String recipe() {
+        return settings.recipe();
+    }
+
+    /** The recipe's source as found in {@code ccci.recipes}; runs clone it, never change it. */
+    public Path recipeSource() {
+        return recipeSource;
+    }
+
+    /** The tiers this run will execute (after stage and unique-id selection). */
+    public Set<Tier> tiers() {
+        return tiers;
+    }
+
+    /** The registered extensions, in their declared order. */
+    public List<RunExtension> extensions() {
+        return extensions;
+    }
+
+    public <T> void put(Class<T> key, T value) {
+        store.put(key, key.cast(value));
+    }
+
+    public <T> T get(Class<T> key) {
+        Object value = store.get(key);
+        if (value == null) {
+            throw new NoSuchElementException("run state has no " + key.getSimpleName() + " yet");
+        }
+        return key.cast(value);
+    }
+
+    public <T> java.util.Optional<T> find(Class<T> key) {
+        return java.util.Optional.ofNullable(store.get(key)).map(key::cast);
+    }
+}

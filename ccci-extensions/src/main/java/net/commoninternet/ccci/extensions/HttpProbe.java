@@ -1,0 +1,115 @@
+package net.commoninternet.ccci.extensions;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Service;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Real HTTP against a deployed app, sent the way the production proxy reaches it: from a
+ * container on the attachable {@code proxy} network, to the service its traefik labels name,
+ * on their {@code loadbalancer.server.port}, with the app's domain as Host. Swarm VIPs and
+ * published ports are not used: they do not route on hosts without IPVS (see ENVIRONMENT.md),
+ * and recipes publish no ports. The service is addressed as {@code tasks.<service>}.
+ */
+final class HttpProbe {
+
+    /** The image the probe container runs (busybox wget); built by scripts/setup-local-swarm. */
+    static final String PROBE_IMAGE = System.getProperty("ccci.probe-image", "ccci.local/busybox:1");
+    static final String PROXY_NETWORK = "proxy";
+
+    private static final int PROBE_TIMEOUT_SECONDS = 15;
+    private static final Pattern PORT_LABEL = Pattern.compile("traefik\\.http\\.services\\.[^.]+\\.loadbalancer\\.server\\.port");
+    private static final Pattern STATUS = Pattern.compile("HTTP/\\d(?:\\.\\d)? (\\d{3})");
+
+    /** Where the proxy would send the app's traffic. */
+    record Target(String service, int port) {
+        String url(String path) {
+            return "http://tasks." + service + ":" + port + (path.startsWith("/") ? path : "/" + path);
+        }
+    }
+
+    /** One answer: the status, or -1 with what went wrong. */
+    record Answer(int status, String detail) {
+    }
+
+    private final DockerClient client;
+
+    HttpProbe(DockerClient client) {
+        this.client = client;
+    }
+
+    /** The stack's service with {@code traefik.enable=true} and a load-balancer port label. */
+    Optional<Target> target(String stack) {
+        for (Service service : client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()) {
+            Map<String, String> labels = service.getSpec().getLabels();
+            if (labels == null || !"true".equals(labels.get("traefik.enable"))) {
+                continue;
+            }
+            for (Map.Entry<String, String> label : labels.entrySet()) {
+                if (PORT_LABEL.matcher(label.getKey()).matches()) {
+                    return Optional.of(new Target(service.getSpec().getName(), Integer.parseInt(label.getValue().trim())));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** One GET of {@code path} with {@code Host: domain}; redirects are not followed. */
+    Answer get(String stack, Target target, String domain, String path) throws InterruptedException {
+        // No -T: busybox 1.35's wget crashes (SIGSEGV) with it; the container wait bounds the probe.
+        List<String> command = List.of("wget", "-S", "-O", "/dev/null", "--header", "Host: " + domain, target.url(path));
+        String id = client.createContainerCmd(PROBE_IMAGE)
+                .withCmd(command)
+                .withLabels(Map.of(StackLabels.PROBE, stack))
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(PROXY_NETWORK))
+                .exec().getId();
+        try {
+            client.startContainerCmd(id).exec();
+            try {
+                client.waitContainerCmd(id).start().awaitStatusCode(PROBE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (com.github.dockerjava.api.exception.DockerClientException e) {
+                return new Answer(-1, "no answer within " + PROBE_TIMEOUT_SECONDS + " s");
+            }
+            String output = logs(id);
+            Matcher m = STATUS.matcher(output);
+            return m.find() ? new Answer(Integer.parseInt(m.group(1)), output.strip())
+                    : new Answer(-1, output.strip().isEmpty() ? "no answer" : output.strip());
+        } finally {
+            client.removeContainerCmd(id).withForce(true).exec();
+        }
+    }
+
+    /** GETs until a status in {@code ok} answers or {@code timeout} passes; returns the last answer. */
+    Answer await(String stack, Target target, String domain, String path, List<Integer> ok, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Answer answer = get(stack, target, domain, path);
+        while (!ok.contains(answer.status()) && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(500);
+            answer = get(stack, target, domain, path);
+        }
+        return answer;
+    }
+
+    private String logs(String id) throws InterruptedException {
+        StringBuilder out = new StringBuilder();
+        client.logContainerCmd(id).withStdOut(true).withStdErr(true).withFollowStream(false)
+                .exec(new ResultCallback.Adapter<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+                    }
+                }).awaitCompletion(30, TimeUnit.SECONDS);
+        return out.toString();
+    }
+}
