@@ -101,6 +101,14 @@ final class RecipeSelectorResolver implements SelectorResolver {
             return error(catalog.notFound(recipe));
         }
         Set<Tier> tiers = onlyTier.map(EnumSet::of).orElseGet(() -> EnumSet.copyOf(settings.stages()));
+        if (onlyCheck.isPresent()) {
+            List<String> names = plugins.tier(onlyTier.orElseThrow()).map(TierPlugin::checks).orElse(List.of())
+                    .stream().map(Check::name).collect(Collectors.toList());
+            if (!names.contains(onlyCheck.get())) {
+                return error("tier " + onlyTier.get().id() + " has no check '" + onlyCheck.get() + "': its checks are "
+                        + (names.isEmpty() ? "none" : String.join(", ", names)) + "." + Suggestions.didYouMean(onlyCheck.get(), names));
+            }
+        }
         Optional<RecipeRunDescriptor> run = context.addToParent(parent -> Optional.of(new RecipeRunDescriptor(
                 parent.getUniqueId().append(RecipeRunDescriptor.SEGMENT, recipe), settings, catalog.source(recipe),
                 source)));
@@ -110,14 +118,8 @@ final class RecipeSelectorResolver implements SelectorResolver {
         for (Tier tier : tiers) {
             Optional<TierPlugin> plugin = plugins.tier(tier);
             TierDescriptor tierNode = child(run.get(), run.get().getUniqueId().append(TierDescriptor.SEGMENT, tier.id()),
-                    uid -> new TierDescriptor(uid, tier, plugin));
-            List<Check> checks = plugin.map(TierPlugin::checks).orElse(List.of());
-            if (onlyCheck.isPresent() && checks.stream().noneMatch(c -> c.name().equals(onlyCheck.get()))) {
-                List<String> names = checks.stream().map(Check::name).collect(Collectors.toList());
-                return error("tier " + tier.id() + " has no check '" + onlyCheck.get() + "': its checks are "
-                        + String.join(", ", names) + "." + Suggestions.didYouMean(onlyCheck.get(), names));
-            }
-            for (Check check : checks) {
+                    uid -> new TierDescriptor(uid, tier, plugin, recipe, source));
+            for (Check check : plugin.map(TierPlugin::checks).orElse(List.of())) {
                 if (onlyCheck.isEmpty() || onlyCheck.get().equals(check.name())) {
                     child(tierNode, tierNode.getUniqueId().append(CheckDescriptor.SEGMENT, check.name()),
                             uid -> new CheckDescriptor(uid, check, recipe, tier.id(), source));

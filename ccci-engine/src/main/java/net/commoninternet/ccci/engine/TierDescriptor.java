@@ -4,6 +4,7 @@ import java.util.Optional;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.Tier;
 import net.commoninternet.ccci.spi.TierPlugin;
+import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;
@@ -15,20 +16,31 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
 
     private final Tier tier;
     private final Optional<TierPlugin> plugin;
+    private final String legacyName;
 
-    TierDescriptor(UniqueId uniqueId, Tier tier, Optional<TierPlugin> plugin) {
-        super(uniqueId, tier.id());
+    TierDescriptor(UniqueId uniqueId, Tier tier, Optional<TierPlugin> plugin, String recipe, TestSource anchor) {
+        super(uniqueId, tier.id(), anchor);
         this.tier = tier;
         this.plugin = plugin;
+        this.legacyName = recipe + " > " + tier.id();
+    }
+
+    @Override
+    public String getLegacyReportingName() {
+        return legacyName;
     }
 
     Tier tier() {
         return tier;
     }
 
+    /**
+     * A tier without checks (no implementation on the class path) is itself a test, so that
+     * it is reported as skipped instead of being pruned from the plan unseen.
+     */
     @Override
     public Type getType() {
-        return Type.CONTAINER;
+        return getChildren().isEmpty() ? Type.CONTAINER_AND_TEST : Type.CONTAINER;
     }
 
     @Override

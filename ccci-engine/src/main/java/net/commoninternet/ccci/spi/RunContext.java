@@ -24,7 +24,7 @@ public final class RunContext {
     public RunContext(RunSettings settings, Path recipeSource, Set<Tier> tiers, List<RunExtension> extensions) {
         this.settings = Objects.requireNonNull(settings);
         this.recipeSource = Objects.requireNonNull(recipeSource);
-        this.tiers = Set.copyOf(tiers);
+        this.tiers = tiers.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(tiers));
         this.extensions = List.copyOf(extensions);
     }
 
@@ -41,7 +41,7 @@ public final class RunContext {
         return recipeSource;
     }
 
-    /** The tiers this run will execute (after stage and unique-id selection). */
+    /** The tiers this run will execute (after stage and unique-id selection), in run order. */
     public Set<Tier> tiers() {
         return tiers;
     }

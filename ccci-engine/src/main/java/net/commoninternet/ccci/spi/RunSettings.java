@@ -38,7 +38,7 @@ public record RunSettings(
     public RunSettings {
         Objects.requireNonNull(recipe, "recipe");
         Objects.requireNonNull(runId, "runId");
-        stages = Set.copyOf(stages);
+        stages = stages.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(stages));
     }
 
     /** The same settings for another recipe (a unique-id selection names its own recipe). */

@@ -1,0 +1,225 @@
+package net.commoninternet.ccci.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.DiscoveryIssue;
+import org.junit.platform.engine.DiscoveryIssue.Severity;
+import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.support.descriptor.ClassSource;
+import org.junit.platform.testkit.engine.EngineDiscoveryResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+class EngineDiscoveryTest {
+
+    @TempDir
+    Path recipes;
+
+    @BeforeEach
+    void recipeFolder() throws IOException {
+        Files.createDirectories(recipes.resolve("demo"));
+        Files.createDirectories(recipes.resolve("custom-html"));
+    }
+
+    private EngineTestKit.Builder kit(DiscoverySelector selector, String... keyValues) {
+        EngineTestKit.Builder kit = EngineTestKit.engine(CcciTestEngine.ID).selectors(selector)
+                .configurationParameter(Constants.RECIPES, recipes.toString())
+                .configurationParameter(Constants.STAGES, "install,upgrade,backup,restore,custom,lint");
+        for (int i = 0; i < keyValues.length; i += 2) {
+            kit.configurationParameter(keyValues[i], keyValues[i + 1]);
+        }
+        return kit;
+    }
+
+    private static List<String> ids(TestDescriptor root) {
+        return root.getDescendants().stream().map(d -> d.getUniqueId().toString()).sorted().collect(Collectors.toList());
+    }
+
+    @Test
+    void anchorClassPlusRecipeGivesOneRunWithEveryTierAndTheChecksOfImplementedTiers() {
+        EngineDiscoveryResults results = kit(selectClass(Anchor.class), Constants.RECIPE, "demo").discover();
+
+        assertThat(results.getDiscoveryIssues()).isEmpty();
+        assertThat(ids(results.getEngineDescriptor())).containsExactly(
+                "[engine:ccci]/[recipe:demo]",
+                "[engine:ccci]/[recipe:demo]/[tier:backup]",
+                "[engine:ccci]/[recipe:demo]/[tier:custom]",
+                "[engine:ccci]/[recipe:demo]/[tier:install]",
+                "[engine:ccci]/[recipe:demo]/[tier:install]/[check:fails]",
+                "[engine:ccci]/[recipe:demo]/[tier:install]/[check:passes]",
+                "[engine:ccci]/[recipe:demo]/[tier:lint]",
+                "[engine:ccci]/[recipe:demo]/[tier:lint]/[check:clean]",
+                "[engine:ccci]/[recipe:demo]/[tier:restore]",
+                "[engine:ccci]/[recipe:demo]/[tier:upgrade]");
+        TestDescriptor run = results.getEngineDescriptor().getChildren().iterator().next();
+        assertThat(run.getSource()).contains(ClassSource.from(Anchor.class));
+    }
+
+    @Test
+    void shortRecipeKeyWorksLikeTheLongOne() {
+        EngineDiscoveryResults results = kit(selectClass(Anchor.class), Constants.RECIPE_SHORT, "custom-html").discover();
+
+        assertThat(ids(results.getEngineDescriptor())).contains("[engine:ccci]/[recipe:custom-html]");
+    }
+
+    @Test
+    void stagesSelectTiers() {
+        EngineDiscoveryResults results = kit(selectClass(Anchor.class), Constants.RECIPE, "demo",
+                Constants.STAGES, "lint, install").discover();
+
+        assertThat(ids(results.getEngineDescriptor())).containsExactly(
+                "[engine:ccci]/[recipe:demo]",
+                "[engine:ccci]/[recipe:demo]/[tier:install]",
+                "[engine:ccci]/[recipe:demo]/[tier:install]/[check:fails]",
+                "[engine:ccci]/[recipe:demo]/[tier:install]/[check:passes]",
+                "[engine:ccci]/[recipe:demo]/[tier:lint]",
+                "[engine:ccci]/[recipe:demo]/[tier:lint]/[check:clean]");
+    }
+
+    @Test
+    void uniqueIdsRoundTrip() {
+        TestDescriptor full = kit(selectClass(Anchor.class), Constants.RECIPE, "demo").discover().getEngineDescriptor();
+        for (TestDescriptor node : full.getDescendants()) {
+            String id = node.getUniqueId().toString();
+            EngineDiscoveryResults again = EngineTestKit.engine(CcciTestEngine.ID).selectors(selectUniqueId(id))
+                    .configurationParameter(Constants.RECIPES, recipes.toString()).discover();
+
+            assertThat(again.getDiscoveryIssues()).as(id).isEmpty();
+            assertThat(ids(again.getEngineDescriptor())).as(id).contains(id);
+        }
+    }
+
+    @Test
+    void aTierIdSelectsThatTierOnlyEvenOutsideTheConfiguredStages() {
+        EngineDiscoveryResults results = kit(selectUniqueId("[engine:ccci]/[recipe:demo]/[tier:lint]"),
+                Constants.STAGES, "install").discover();
+
+        assertThat(ids(results.getEngineDescriptor())).containsExactly(
+                "[engine:ccci]/[recipe:demo]",
+                "[engine:ccci]/[recipe:demo]/[tier:lint]",
+                "[engine:ccci]/[recipe:demo]/[tier:lint]/[check:clean]");
+    }
+
+    @Test
+    void aCheckIdSelectsThatCheckOnly() {
+        EngineDiscoveryResults results = kit(selectUniqueId("[engine:ccci]/[recipe:demo]/[tier:install]/[check:passes]")).discover();
+
+        assertThat(ids(results.getEngineDescriptor())).containsExactly(
+                "[engine:ccci]/[recipe:demo]",
+                "[engine:ccci]/[recipe:demo]/[tier:install]",
+                "[engine:ccci]/[recipe:demo]/[tier:install]/[check:passes]");
+    }
+
+    @Test
+    void twoTierIdsOfOneRecipeShareOneRun() {
+        EngineDiscoveryResults results = EngineTestKit.engine(CcciTestEngine.ID)
+                .selectors(selectUniqueId("[engine:ccci]/[recipe:demo]/[tier:install]"),
+                        selectUniqueId("[engine:ccci]/[recipe:demo]/[tier:lint]"))
+                .configurationParameter(Constants.RECIPES, recipes.toString()).discover();
+
+        assertThat(results.getEngineDescriptor().getChildren()).hasSize(1);
+        assertThat(results.getEngineDescriptor().getChildren().iterator().next().getChildren()).hasSize(2);
+    }
+
+    @Test
+    void noRecipeMeansNoRunAndAHint() {
+        EngineDiscoveryResults results = kit(selectClass(Anchor.class)).discover();
+
+        assertThat(results.getEngineDescriptor().getChildren()).isEmpty();
+        assertThat(results.getDiscoveryIssues()).singleElement().satisfies(issue -> {
+            assertThat(issue.severity()).isEqualTo(Severity.INFO);
+            assertThat(issue.message()).contains("-Drecipe=<name>");
+        });
+    }
+
+    @Test
+    void classesWithoutTheAnchorAnnotationAreNotOurs() {
+        EngineDiscoveryResults results = kit(selectClass(String.class), Constants.RECIPE, "demo").discover();
+
+        assertThat(results.getEngineDescriptor().getChildren()).isEmpty();
+        assertThat(results.getDiscoveryIssues()).isEmpty();
+    }
+
+    @Test
+    void unknownRecipeIsOneErrorNamingTheChoices() {
+        DiscoveryIssue issue = singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "custom-htm"));
+
+        assertThat(issue.message()).contains("recipe 'custom-htm' not found", "available are custom-html, demo",
+                "Did you mean 'custom-html'?");
+    }
+
+    @Test
+    void pathLikeRecipeNamesAreRefused() {
+        for (String bad : List.of("../../etc", "a/b", "..", "Custom", "x y", "")) {
+            EngineTestKit.Builder kit = kit(selectClass(Anchor.class), Constants.RECIPE, bad);
+            if (bad.isEmpty()) {
+                assertThat(kit.discover().getEngineDescriptor().getChildren()).isEmpty();
+                continue;
+            }
+            assertThat(singleError(kit).message()).as(bad).contains("is not a recipe name", "-Drecipe=custom-html");
+        }
+    }
+
+    @Test
+    void unknownStageIsOneErrorWithASuggestion() {
+        DiscoveryIssue issue = singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.STAGES, "instal"));
+
+        assertThat(issue.message()).contains("unknown stage 'instal'", "Did you mean 'install'?");
+    }
+
+    @Test
+    void unknownTierInAUniqueIdIsOneError() {
+        DiscoveryIssue issue = firstError(kit(selectUniqueId("[engine:ccci]/[recipe:demo]/[tier:upgarde]")));
+
+        assertThat(issue.message()).contains("unknown tier 'upgarde'", "Did you mean 'upgrade'?");
+    }
+
+    @Test
+    void unknownCheckInAUniqueIdIsOneError() {
+        DiscoveryIssue issue = firstError(kit(selectUniqueId("[engine:ccci]/[recipe:demo]/[tier:install]/[check:pass]")));
+
+        assertThat(issue.message()).contains("has no check 'pass'", "Did you mean 'passes'?");
+    }
+
+    @Test
+    void badNumbersAndDriverAreErrors() {
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.PR, "x")).message())
+                .contains("ccci.pr='x' is not a number");
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DRIVER, "swarn")).message())
+                .contains("unknown driver 'swarn'", "Did you mean 'swarm'?");
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.RUN_ID, "../x")).message())
+                .contains("run id '../x' is not usable as a folder name");
+    }
+
+    /**
+     * For a unique id, JUnit itself adds a generic "could not be resolved" after ours (a
+     * resolver cannot claim a selector without matching it): ours must come first.
+     */
+    private static DiscoveryIssue firstError(EngineTestKit.Builder kit) {
+        EngineDiscoveryResults results = kit.discover();
+        assertThat(results.getEngineDescriptor().getChildren()).isEmpty();
+        List<DiscoveryIssue> issues = results.getDiscoveryIssues();
+        assertThat(issues).hasSizeBetween(1, 2);
+        assertThat(issues).allMatch(i -> i.severity() == Severity.ERROR);
+        return issues.get(0);
+    }
+
+    private static DiscoveryIssue singleError(EngineTestKit.Builder kit) {
+        EngineDiscoveryResults results = kit.discover();
+        assertThat(results.getEngineDescriptor().getChildren()).isEmpty();
+        List<DiscoveryIssue> issues = results.getDiscoveryIssues();
+        assertThat(issues).hasSize(1);
+        assertThat(issues.get(0).severity()).isEqualTo(Severity.ERROR);
+        return issues.get(0);
+    }
+}

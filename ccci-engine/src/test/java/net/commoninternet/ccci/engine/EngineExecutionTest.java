@@ -1,0 +1,96 @@
+package net.commoninternet.ccci.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.EventConditions.skippedWithReason;
+import static org.junit.platform.testkit.engine.EventConditions.test;
+import static org.junit.platform.testkit.engine.EventConditions.container;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+class EngineExecutionTest {
+
+    @TempDir
+    Path recipes;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        Files.createDirectories(recipes.resolve("demo"));
+        RecordingLifecycle.EVENTS.clear();
+    }
+
+    private EngineExecutionResults execute(DiscoverySelector selector, String stages) {
+        return EngineTestKit.engine(CcciTestEngine.ID).selectors(selector)
+                .configurationParameter(Constants.RECIPES, recipes.toString())
+                .configurationParameter(Constants.RECIPE, "demo")
+                .configurationParameter(Constants.STAGES, stages)
+                .execute();
+    }
+
+    @Test
+    void tiersRunInsideTheLifecycleInSpecOrderEachOperationOnceThenItsChecks() {
+        execute(selectClass(Anchor.class), "lint,install");
+
+        assertThat(RecordingLifecycle.EVENTS).containsExactly(
+                "setup demo [INSTALL, LINT]",
+                "operate install", "check passes", "check fails", "after install failed: planted failure",
+                "operate lint", "after lint failed: lint operation broke",
+                "teardown demo");
+    }
+
+    @Test
+    void checksAreReportedAsTestsAndFailuresCarryTheirMessage() {
+        EngineExecutionResults results = execute(selectClass(Anchor.class), "install");
+
+        results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(1).failed(1));
+        results.testEvents().assertThatEvents().haveExactly(1,
+                event(test("fails"), finishedWithFailure(message("planted failure"))));
+    }
+
+    @Test
+    void aFailingOperationFailsItsTierAndItsChecksDoNotRun() {
+        EngineExecutionResults results = execute(selectClass(Anchor.class), "lint");
+
+        results.containerEvents().assertThatEvents().haveExactly(1,
+                event(container("lint"), finishedWithFailure(message("lint operation broke"))));
+        assertThat(RecordingLifecycle.EVENTS).doesNotContain("check clean");
+    }
+
+    @Test
+    void aTierWithoutImplementationIsSkippedNeverPassed() {
+        EngineExecutionResults results = execute(selectClass(Anchor.class), "upgrade");
+
+        results.testEvents().assertThatEvents().haveExactly(1,
+                event(test("upgrade"), skippedWithReason(r -> r.contains("no implementation"))));
+        results.testEvents().assertStatistics(stats -> stats.skipped(1).succeeded(0).failed(0));
+    }
+
+    @Test
+    void checksCarrySurefireNamesRecipeTierCheck() {
+        EngineExecutionResults results = execute(selectClass(Anchor.class), "install");
+
+        assertThat(results.testEvents().started().stream()
+                .map(e -> e.getTestDescriptor().getLegacyReportingName()))
+                .containsExactly("demo > install > passes", "demo > install > fails");
+    }
+
+    @Test
+    void oneCheckFromAnIdeRunsTheTierOperationOnceAndOnlyThatCheck() {
+        execute(selectUniqueId("[engine:ccci]/[recipe:demo]/[tier:install]/[check:passes]"), "install");
+
+        assertThat(RecordingLifecycle.EVENTS).containsExactly(
+                "setup demo [INSTALL]", "operate install", "check passes", "after install ok", "teardown demo");
+    }
+}

@@ -1,0 +1,65 @@
+package net.commoninternet.ccci.engine;
+
+import java.util.List;
+import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.RunExtension;
+import net.commoninternet.ccci.spi.Tier;
+import net.commoninternet.ccci.spi.TierPlugin;
+
+/** Test doubles of tier plugins and an extension, recording into {@link RecordingLifecycle#EVENTS}. */
+final class RecordingTiers {
+
+    private RecordingTiers() {
+    }
+
+    /** INSTALL with one passing and one failing check. */
+    public static final class Install implements TierPlugin {
+        @Override
+        public Tier tier() {
+            return Tier.INSTALL;
+        }
+
+        @Override
+        public List<Check> checks() {
+            return List.of(
+                    Check.of("passes", run -> RecordingLifecycle.EVENTS.add("check passes")),
+                    Check.of("fails", run -> {
+                        RecordingLifecycle.EVENTS.add("check fails");
+                        throw new AssertionError("planted failure");
+                    }));
+        }
+
+        @Override
+        public void operate(RunContext run) {
+            RecordingLifecycle.EVENTS.add("operate install");
+        }
+    }
+
+    /** LINT whose operation throws, so its checks never run. */
+    public static final class Lint implements TierPlugin {
+        @Override
+        public Tier tier() {
+            return Tier.LINT;
+        }
+
+        @Override
+        public List<Check> checks() {
+            return List.of(Check.of("clean", run -> RecordingLifecycle.EVENTS.add("check clean")));
+        }
+
+        @Override
+        public void operate(RunContext run) {
+            RecordingLifecycle.EVENTS.add("operate lint");
+            throw new IllegalStateException("lint operation broke");
+        }
+    }
+
+    /** Records every AfterTier callback with the failure it was given. */
+    public static final class AfterTierRecorder implements RunExtension.AfterTier {
+        @Override
+        public void afterTier(RunContext run, Tier tier, Throwable failure) {
+            RecordingLifecycle.EVENTS.add("after " + tier.id() + (failure == null ? " ok" : " failed: " + failure.getMessage()));
+        }
+    }
+}
