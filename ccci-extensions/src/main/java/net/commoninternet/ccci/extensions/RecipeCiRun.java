@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.extensions;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,8 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One recipe CI run, top to bottom, in the order of the spec: engine check, per-run ABRA_DIR,
- * fetch, app-domain lock, app, deploy once, converge, tiers, and teardown in {@code finally}.
+ * One recipe CI run, top to bottom, in the order of the spec: engine check, janitor, per-run
+ * ABRA_DIR, fetch, app-domain lock, app, deploy once, converge, tiers, and teardown in
+ * {@code finally}.
  * Each step is a call to the class named after the spec's mechanism.
  */
 public final class RecipeCiRun implements RunLifecycle {
@@ -28,6 +30,14 @@ public final class RecipeCiRun implements RunLifecycle {
         try (DockerEngine docker = DockerEngine.connect()) {
             extensions(run, RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));
 
+            // Before anything of this run exists: reap the apps of dead runs, never a live one.
+            StackTeardown teardown = new StackTeardown(docker.client());
+            Path servers = settings.abraDir().resolve("servers");
+            Files.createDirectories(settings.appLockDir());
+            new Janitor(settings.appLockDir(), settings.deadline().multipliedBy(2),
+                    domain -> teardown.teardownApp(domain, servers))
+                    .sweep(JanitorCandidates.discover(servers, docker.client()));
+
             Path runDir = settings.runsDir().resolve(settings.runId());
             RunAbraDir abraDir = RunAbraDir.create(runDir, settings.abraDir());
             ChildProcesses children = new ChildProcesses(Map.of("ABRA_DIR", abraDir.root().toString()));
@@ -41,7 +51,6 @@ public final class RecipeCiRun implements RunLifecycle {
             // Held before the app exists, until this process dies: a janitor never sees the app unlocked.
             AppDomainLock.acquire(settings.appLockDir(), domain);
             SwarmDriver driver = new SwarmDriver(docker, children);
-            StackTeardown teardown = new StackTeardown(docker.client());
             try {
                 App app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
                 extensions(run, RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
@@ -52,8 +61,7 @@ public final class RecipeCiRun implements RunLifecycle {
             } finally {
                 // Teardown must finish even when the run was interrupted (SIGTERM, deadline).
                 Thread.interrupted();
-                List<String> left = teardown.teardown(AppNaming.stackName(domain));
-                java.nio.file.Files.deleteIfExists(SwarmDriver.envFile(abraDir, domain));
+                List<String> left = teardown.teardownApp(domain, servers);
                 LOG.info("== teardown of {}: {} ==", domain, left.isEmpty() ? "clean" : "left " + left);
                 extensions(run, RunExtension.Teardown.class).forEach(e -> call(() -> e.teardown(run)));
             }

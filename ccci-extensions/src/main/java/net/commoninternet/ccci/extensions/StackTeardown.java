@@ -33,6 +33,23 @@ final class StackTeardown {
         this.client = client;
     }
 
+    /**
+     * {@code abra app undeploy} + {@code app rm} of one app: its stack, then its env files under
+     * the canonical {@code servers/}. Idempotent; the janitor's reap and the run's own teardown
+     * both come here. Returns what is still there afterwards (empty = clean).
+     */
+    List<String> teardownApp(String domain, java.nio.file.Path servers) throws java.io.IOException {
+        List<String> left = teardown(AppNaming.stackName(domain));
+        if (java.nio.file.Files.isDirectory(servers)) {
+            try (java.util.stream.Stream<java.nio.file.Path> dirs = java.nio.file.Files.list(servers)) {
+                for (java.nio.file.Path dir : (Iterable<java.nio.file.Path>) dirs::iterator) {
+                    java.nio.file.Files.deleteIfExists(dir.resolve(domain + ".env"));
+                }
+            }
+        }
+        return left;
+    }
+
     /** Removes the stack; returns what is still there afterwards (empty = clean). */
     List<String> teardown(String stack) {
         String label = StackLabels.filter(stack);
