@@ -20,6 +20,10 @@ final class AppNaming {
      */
     static final Pattern RUN_APP_RE = Pattern.compile("^[a-z0-9]{1,4}-[0-9a-f]{6}\\.ci\\.commoninternet\\.net$");
 
+    static boolean isRunApp(String domain) {
+        return RUN_APP_RE.matcher(domain).matches();
+    }
+
     /** Docker refuses object names longer than this (services, secrets, configs, networks). */
     static final int MAX_SWARM_NAME = 64;
 

@@ -66,7 +66,7 @@ final class Janitor {
      */
     Map<String, Outcome> sweep(Set<String> candidates) {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
-        Set<String> runApps = candidates.stream().filter(d -> AppNaming.RUN_APP_RE.matcher(d).matches())
+        Set<String> runApps = candidates.stream().filter(AppNaming::isRunApp)
                 .collect(Collectors.toCollection(TreeSet::new));
         for (String domain : runApps) {
             outcomes.put(domain, probeAndReap(domain));
@@ -76,6 +76,9 @@ final class Janitor {
                 tidy(domain).ifPresent(o -> outcomes.put(domain, o));
             }
         }
+        Map<Outcome, Long> counts = outcomes.values().stream()
+                .collect(Collectors.groupingBy(o -> o, () -> new java.util.EnumMap<>(Outcome.class), Collectors.counting()));
+        LOG.info("== janitor: {} run app(s) found; {} ==", runApps.size(), counts.isEmpty() ? "nothing to do" : counts);
         return outcomes;
     }
 
@@ -137,7 +140,7 @@ final class Janitor {
             return entries.map(p -> p.getFileName().toString())
                     .filter(n -> n.startsWith(AppDomainLock.PREFIX) && n.endsWith(AppDomainLock.SUFFIX))
                     .map(n -> n.substring(AppDomainLock.PREFIX.length(), n.length() - AppDomainLock.SUFFIX.length()))
-                    .filter(d -> AppNaming.RUN_APP_RE.matcher(d).matches())
+                    .filter(AppNaming::isRunApp)
                     .sorted()
                     .collect(Collectors.toList());
         } catch (IOException e) {

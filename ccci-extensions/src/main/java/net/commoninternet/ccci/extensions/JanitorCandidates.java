@@ -1,37 +1,42 @@
 package net.commoninternet.ccci.extensions;
 
-import com.github.dockerjava.api.DockerClient;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.transport.DockerHttpClient;
 import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
  * Where the janitor looks for run apps: the env files under the canonical {@code servers/}
  * (what {@code abra app ls} lists) and the swarm's stack-labelled objects (which still exist
  * when a run died after its env file was removed, or half-way through a teardown). One list
- * call per object kind, filtered by the stack label's presence; never one call per stack.
- * Both sources are filtered by {@link AppNaming#RUN_APP_RE}: warm and canonical apps never
- * become candidates.
+ * call per object kind, filtered by the engine on the stack label's presence; never one call
+ * per stack. Both sources are filtered by {@link AppNaming#RUN_APP_RE}: warm and canonical
+ * apps never become candidates.
+ *
+ * <p>The swarm lists go through docker-java's raw HTTP client: its typed commands cannot send
+ * a key-only label filter ({@code label=com.docker.stack.namespace}) for services and secrets,
+ * and its config model carries no labels.
  */
 final class JanitorCandidates {
 
-    private static final java.util.regex.Pattern RUN_STACK_PREFIX =
-            java.util.regex.Pattern.compile("^([a-z0-9]{1,4}-[0-9a-f]{6}_ci_commoninternet_net)_");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String FILTER = URLEncoder.encode("{\"label\":[\"" + StackLabels.NAMESPACE + "\"]}",
+            StandardCharsets.UTF_8);
 
     private JanitorCandidates() {
     }
 
-    static Set<String> discover(Path canonicalServers, DockerClient client) throws IOException {
+    static Set<String> discover(Path canonicalServers, DockerEngine docker) throws IOException {
         Set<String> domains = new TreeSet<>(fromEnvFiles(canonicalServers));
-        domains.addAll(fromSwarm(client));
+        domains.addAll(fromSwarm(docker.http()));
         return domains;
     }
 
@@ -42,44 +47,50 @@ final class JanitorCandidates {
             return domains;
         }
         try (Stream<Path> files = Files.find(servers, 2, (p, a) -> a.isRegularFile() && p.toString().endsWith(".env"),
-                java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
+                FileVisitOption.FOLLOW_LINKS)) {
             files.map(p -> p.getFileName().toString())
                     .map(n -> n.substring(0, n.length() - ".env".length()))
-                    .filter(d -> AppNaming.RUN_APP_RE.matcher(d).matches())
+                    .filter(AppNaming::isRunApp)
                     .forEach(domains::add);
         }
         return domains;
     }
 
-    /** Stacks that own any service, volume, secret, config or network, as run-app domains. */
-    static Set<String> fromSwarm(DockerClient client) {
+    /** Stacks that own any service, secret, config, volume or network, as run-app domains. */
+    static Set<String> fromSwarm(DockerHttpClient http) throws IOException {
         Set<String> stacks = new TreeSet<>();
-        Map<String, String> anyStack = new HashMap<>();
-        anyStack.put(StackLabels.NAMESPACE, null); // a null value filters on the label's presence
-        List<String> key = List.of(StackLabels.NAMESPACE);
-        Consumer<Map<String, String>> add = labels -> {
-            if (labels != null && labels.get(StackLabels.NAMESPACE) != null) {
-                stacks.add(labels.get(StackLabels.NAMESPACE));
-            }
-        };
-        client.listServicesCmd().withLabelFilter(anyStack).exec().forEach(s -> add.accept(s.getSpec().getLabels()));
-        client.listVolumesCmd().withFilter("label", key).exec().getVolumes().forEach(v -> add.accept(v.getLabels()));
-        client.listSecretsCmd().withLabelFilter(anyStack).exec().forEach(s -> add.accept(s.getSpec().getLabels()));
-        // docker-java's ConfigSpec has no labels: a stack config is named <stack>_<config>.
-        client.listConfigsCmd().withFilters(Map.of("label", key)).exec().forEach(c -> {
-            java.util.regex.Matcher m = RUN_STACK_PREFIX.matcher(c.getSpec().getName());
-            if (m.find()) {
-                stacks.add(m.group(1));
-            }
-        });
-        client.listNetworksCmd().withFilter("label", key).exec().forEach(n -> add.accept(n.getLabels()));
+        for (String kind : new String[] {"services", "secrets", "configs"}) {
+            list(http, kind).forEach(o -> addStack(stacks, o.path("Spec").path("Labels")));
+        }
+        list(http, "volumes").path("Volumes").forEach(v -> addStack(stacks, v.path("Labels")));
+        list(http, "networks").forEach(n -> addStack(stacks, n.path("Labels")));
         Set<String> domains = new TreeSet<>();
         for (String stack : stacks) {
             String domain = stack.replace('_', '.');
-            if (AppNaming.RUN_APP_RE.matcher(domain).matches()) {
+            if (AppNaming.isRunApp(domain)) {
                 domains.add(domain);
             }
         }
-        return Collections.unmodifiableSet(domains);
+        return domains;
+    }
+
+    private static void addStack(Set<String> stacks, JsonNode labels) {
+        JsonNode stack = labels.path(StackLabels.NAMESPACE);
+        if (stack.isTextual()) {
+            stacks.add(stack.asText());
+        }
+    }
+
+    private static JsonNode list(DockerHttpClient http, String kind) throws IOException {
+        DockerHttpClient.Request request = DockerHttpClient.Request.builder()
+                .method(DockerHttpClient.Request.Method.GET)
+                .path("/" + kind + "?filters=" + FILTER)
+                .build();
+        try (DockerHttpClient.Response response = http.execute(request)) {
+            if (response.getStatusCode() != 200) {
+                throw new IOException("listing " + kind + " failed with HTTP " + response.getStatusCode());
+            }
+            return JSON.readTree(response.getBody());
+        }
     }
 }

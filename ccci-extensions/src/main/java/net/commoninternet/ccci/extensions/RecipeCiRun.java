@@ -36,7 +36,7 @@ public final class RecipeCiRun implements RunLifecycle {
             Files.createDirectories(settings.appLockDir());
             new Janitor(settings.appLockDir(), settings.deadline().multipliedBy(2),
                     domain -> teardown.teardownApp(domain, servers))
-                    .sweep(JanitorCandidates.discover(servers, docker.client()));
+                    .sweep(JanitorCandidates.discover(servers, docker));
 
             Path runDir = settings.runsDir().resolve(settings.runId());
             RunAbraDir abraDir = RunAbraDir.create(runDir, settings.abraDir());

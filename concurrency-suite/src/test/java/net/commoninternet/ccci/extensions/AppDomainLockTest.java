@@ -86,18 +86,18 @@ class AppDomainLockTest {
 
     @Test
     void aSecondAcquireOfTheSameDomainWaitsUntilTheFirstHolderDies() throws Exception {
-        try (Helper first = Helper.jvm(LockHolder.class, locks.toString(), DOMAIN);
-             Helper second = Helper.jvm(LockHolder.class, locks.toString(), DOMAIN)) {
+        try (Helper first = Helper.jvm(LockHolder.class, locks.toString(), DOMAIN)) {
             first.awaitLine("held");
+            try (Helper second = Helper.jvm(LockHolder.class, locks.toString(), DOMAIN)) {
+                String line = second.awaitAnyOf("waiting", "held");
+                assertThat(line).as("the second run parks visibly instead of acquiring")
+                        .contains("== app lock: another run of " + DOMAIN + " is in flight — waiting ==");
+                assertThat(heldByAnother()).isTrue();
 
-            String line = second.awaitAnyOf("waiting", "held");
-            assertThat(line).as("the second run parks visibly instead of acquiring")
-                    .contains("== app lock: another run of " + DOMAIN + " is in flight — waiting ==");
-            assertThat(heldByAnother()).isTrue();
+                first.kill();
 
-            first.kill();
-
-            second.awaitLine("held " + second.pid());
+                second.awaitLine("held " + second.pid());
+            }
         }
     }
 

@@ -110,8 +110,8 @@ class JanitorTest {
             finishReap.await();
             reapFinished.set(true);
         }).sweep(Set.of(A)));
+        assertThat(reapStarted.await(60, TimeUnit.SECONDS)).isTrue();
         try (Helper newRun = Helper.jvm(LockHolder.class, locks.toString(), A)) {
-            assertThat(reapStarted.await(60, TimeUnit.SECONDS)).isTrue();
 
             assertThat(newRun.awaitAnyOf("waiting", "held")).as("the new run must not get the lock mid-reap")
                     .contains("waiting");

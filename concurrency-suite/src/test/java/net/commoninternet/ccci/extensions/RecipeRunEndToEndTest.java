@@ -25,7 +25,18 @@ class RecipeRunEndToEndTest {
     @TempDir
     Path sandbox;
 
+    /**
+     * Runs that deploy use the host's real lock directory (the default, /run/lock): a janitor
+     * judges liveness by the locks in ITS lock directory, so every run on one host must share
+     * one, or each would see the others' live apps as orphans.
+     */
     private Map<String, String> env() {
+        return Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString());
+    }
+
+    /** Runs that must fail before touching the host get a lock directory of their own to watch. */
+    private Map<String, String> sandboxedEnv() {
         return Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
                 "CCCI_APP_LOCK_DIR", sandbox.resolve("locks").toString(),
                 "ABRA_DIR", sandbox.resolve("abra").toString());
@@ -59,6 +70,35 @@ class RecipeRunEndToEndTest {
     }
 
     @Test
+    void aRunKilledWithItsAppLiveIsReapedByTheNextRunBeforeItDeploys() throws Exception {
+        MavenRun killed = MavenRun.start(sandbox.resolve("killed.log"), env(), "-Drecipe=custom-html",
+                "-Dccci.run-id=e2e-killed", "-Dccci.stages=install");
+        String converged = killed.awaitOutput("converged", Duration.ofMinutes(5));
+        String stack = converged.replaceAll(".*stack (\\S+): converged.*", "$1");
+
+        killed.killGroup();
+
+        try (DockerEngine docker = DockerEngine.connect()) {
+            assertThat(new StackTeardown(docker.client()).leftovers(stack)).as("SIGKILL leaves the app behind").isNotEmpty();
+        }
+        MavenRun next = MavenRun.start(sandbox.resolve("next.log"), env(), "-Drecipe=custom-html",
+                "-Dccci.run-id=e2e-next", "-Dccci.stages=install");
+        assertThat(next.waitFor(Duration.ofMinutes(10))).as(next.output()).isZero();
+
+        String domain = stack.replace('_', '.');
+        String log = next.output();
+        int reaping = log.indexOf("janitor: " + domain + " has no live owner (lock free): reaping");
+        int reaped = log.indexOf("janitor: " + domain + " reaped");
+        int deploying = log.indexOf("deploying " + stack);
+        assertThat(reaping).as(log).isNotNegative();
+        assertThat(reaped).as(log).isGreaterThan(reaping);
+        assertThat(deploying).as("the reap comes before this run's own deploy").isGreaterThan(reaped);
+        try (DockerEngine docker = DockerEngine.connect()) {
+            assertThat(new StackTeardown(docker.client()).leftovers(stack)).isEmpty();
+        }
+    }
+
+    @Test
     void unknownRecipeFailsAtOnceWithOneSentenceAndCreatesNothing() throws Exception {
         assertFailsCleanly("does-not-exist", "recipe 'does-not-exist' not found");
     }
@@ -69,7 +109,7 @@ class RecipeRunEndToEndTest {
     }
 
     private void assertFailsCleanly(String recipe, String sentence) throws Exception {
-        MavenRun run = MavenRun.start(sandbox.resolve("mvn.log"), env(), "-Drecipe=" + recipe);
+        MavenRun run = MavenRun.start(sandbox.resolve("mvn.log"), sandboxedEnv(), "-Drecipe=" + recipe);
 
         int exit = run.waitFor(Duration.ofMinutes(5));
 
