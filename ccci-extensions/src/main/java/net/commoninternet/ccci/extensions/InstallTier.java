@@ -36,9 +36,13 @@ public final class InstallTier implements TierPlugin {
         run.get(Deployment.class); // the lifecycle deployed once; install adds no second deploy
     }
 
+    /** The deploy's own wait, then a fresh look: a task that crashed since then shows up here. */
     private static void converged(RunContext run) {
-        SwarmConvergence.Report report = run.get(Deployment.class).convergence();
-        assertThat(report.converged()).as("every service of the app converged: %s", report.describe()).isTrue();
+        Deployment deployment = run.get(Deployment.class);
+        SwarmConvergence.Report atDeploy = deployment.convergence();
+        assertThat(atDeploy.converged()).as("every service of the app converged: %s", atDeploy.describe()).isTrue();
+        SwarmConvergence.Report now = new SwarmConvergence(deployment.docker()).inspect(deployment.app().stack());
+        assertThat(now.converged()).as("the app stayed converged: %s", now.describe()).isTrue();
     }
 
     private static void servesHttp(RunContext run) throws InterruptedException {

@@ -55,7 +55,7 @@ public final class RecipeCiRun implements RunLifecycle {
                 App app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
                 extensions(run, RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
                 driver.deploy(app);
-                SwarmConvergence.Report converged = new SwarmConvergence(docker.client()).await(app.stack(), DEPLOY_TIMEOUT);
+                SwarmConvergence.Report converged = new SwarmConvergence(docker).await(app.stack(), DEPLOY_TIMEOUT);
                 run.put(Deployment.class, new Deployment(app, docker, converged));
                 tiers.run();
             } finally {

@@ -29,7 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The janitor against the real local swarm: candidates discovered from stack-labelled objects
  * and env files, a dead run's objects really removed, a live run's left alone. Only this
- * test's own domains are swept, so nothing else on the engine is ever touched.
+ * test's own domains are swept, so nothing else on the engine is ever touched. The live run's
+ * lock is held in the host's lock directory: any other janitor on this host (a run started
+ * meanwhile) must see it as live too.
  */
 class JanitorSwarmTest {
 
@@ -53,6 +55,7 @@ class JanitorSwarmTest {
     void removeWhatThisTestCreated() throws Exception {
         for (String domain : List.of(DEAD, LIVE, WARM)) {
             teardown.teardown(AppNaming.stackName(domain));
+            Files.deleteIfExists(AppDomainLock.path(Path.of("/run/lock"), domain));
         }
         docker.close();
     }
@@ -73,7 +76,7 @@ class JanitorSwarmTest {
 
     @Test
     void reapsADeadRunsStackAndEnvFileAndLeavesALiveRunsAlone() throws Exception {
-        Path locks = sandbox.resolve("locks");
+        Path locks = Path.of("/run/lock");
         Path servers = sandbox.resolve("servers");
         Files.createDirectories(servers.resolve("default"));
         for (String domain : List.of(DEAD, LIVE)) {
