@@ -22,6 +22,8 @@ final class TerminalText {
                     + "|\u001B[()][0-9A-Za-z]"
                     + "|\u001B[@-Z\\\\-_]");
 
+    private static final Pattern TRAILING_CR = Pattern.compile("\r+$");
+
     private TerminalText() {
     }
 
@@ -32,12 +34,13 @@ final class TerminalText {
     /**
      * The visible lines, escape sequences removed. A {@code \r} inside a line means the
      * terminal went back to its start and overwrote it: only the text after the last one is
-     * what stayed on screen.
+     * what stayed on screen. Trailing ones are line ends, however many a chain of terminals
+     * added ({@code \r\r\n} is what a pty makes of a program's {@code \r\n}).
      */
     static List<String> lines(String text) {
         List<String> lines = new ArrayList<>();
         for (String raw : stripEscapes(text).split("\n", -1)) {
-            String line = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
+            String line = TRAILING_CR.matcher(raw).replaceAll("");
             int overwrite = line.lastIndexOf('\r');
             lines.add(overwrite >= 0 ? line.substring(overwrite + 1) : line);
         }

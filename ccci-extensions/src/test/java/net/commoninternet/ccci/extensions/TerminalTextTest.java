@@ -18,6 +18,11 @@ class TerminalTextTest {
     }
 
     @Test
+    void aPtyDoublingTheCarriageReturnKeepsTheLine() {
+        assertThat(TerminalText.lines("abc\r\r\ndef\r\r\n")).containsExactly("abc", "def");
+    }
+
+    @Test
     void aBareCarriageReturnKeepsWhatOverwroteTheLine() {
         assertThat(TerminalText.lines("working 10%\rworking 99%\rdone\r\nnext")).containsExactly("done", "next");
     }
