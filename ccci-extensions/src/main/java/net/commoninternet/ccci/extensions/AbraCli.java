@@ -85,9 +85,9 @@ final class AbraCli {
 
     /**
      * The env file {@code $ABRA_DIR/servers/<server>/<domain>.env} from the recipe's
-     * {@code .env.sample}. {@code -C}: take the recipe tree as checked out (the ref under test)
-     * rather than checking out its latest tag. Secrets are generated separately, after ccci has
-     * finished editing the env (the {@code SECRET_*_VERSION}s name them).
+     * {@code .env.sample}. {@code -C} (chaos): use the recipe tree as checked out, the ref under
+     * test, not a released version. Secrets are generated separately, once ccci has finished
+     * editing the env (its {@code SECRET_*_VERSION}s name them).
      */
     Invocation appNew(String recipe, String server, String domain) {
         return plain("abra app new", List.of("app", "new", NO_INPUT, "-C", "--server", server, "--domain", domain,
@@ -113,7 +113,7 @@ final class AbraCli {
         return plain("abra app undeploy", List.of("app", "undeploy", NO_INPUT, domain), false);
     }
 
-    /** The env file, secrets and volumes; {@code -f}: also when abra thinks it is deployed. */
+    /** The app's env file and what abra created for it; {@code -f}: force, ask nothing. */
     Invocation remove(String domain) {
         return plain("abra app rm", List.of("app", "rm", NO_INPUT, "-f", domain), false);
     }
@@ -160,8 +160,9 @@ final class AbraCli {
      * The command under a pseudo-terminal, with util-linux {@code script} (Debian's essential
      * bsdutils package, so every host has it): {@code -q} no banner, {@code -e} exit with the
      * command's exit code, {@code -c} the command, {@code /dev/null} discards the typescript.
-     * abra's backup, restore and lint open the terminal (docker exec with a TTY, terminal-size
-     * queries) and fail without one, even with {@code -n}. {@code script} hands the string to
+     * Without a terminal abra's lint stops ("inappropriate ioctl for device") even with
+     * {@code -n}, and backup and restore need one too (docs/abra-driver.md has the evidence).
+     * {@code script} hands the string to
      * {@code $SHELL -c}, so every argument is single-quoted and {@code SHELL} is pinned to
      * {@code /bin/sh}: no domain or recipe name can be read as shell syntax.
      */
@@ -181,7 +182,8 @@ final class AbraCli {
 
     /** abra's log lines: a level word, then the message (colours removed). */
     private static final Pattern LOG_LINE = Pattern.compile("^\\s*(DEBU|INFO|WARN|ERRO|FATA)\\s+(.*?)\\s*$");
-    private static final Pattern CRITICAL_WARNING = Pattern.compile("critical errors (?:are )?present");
+    /** abra's WARN line after a lint table with a failing error-level rule. */
+    private static final Pattern CRITICAL_WARNING = Pattern.compile("critical errors present");
 
     /** The message of abra's first {@code FATA} line: why it stopped (it then exits 1). */
     static Optional<String> fatal(String output) {

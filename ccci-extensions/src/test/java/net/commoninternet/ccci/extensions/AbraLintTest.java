@@ -4,11 +4,15 @@ import static net.commoninternet.ccci.extensions.AbraFixtures.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.AbraCli.Invocation;
 import net.commoninternet.ccci.extensions.AbraCli.Lint;
 import net.commoninternet.ccci.extensions.AbraCli.LintRule;
 import net.commoninternet.ccci.extensions.AbraCli.Severity;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** abra recipe lint's table, on the constructed fixtures and on garblings of them. */
 class AbraLintTest {
@@ -69,7 +73,7 @@ class AbraLintTest {
                 + "+-----+------+----------+-----------+---------+-------+\n"
                 + "| R009 | all services have images | error | ❌ | - | set image |\n"
                 + "+-----+------+----------+-----------+---------+-------+\n"
-                + "WARN critical errors are present in hedgedoc config\n";
+                + "WARN critical errors present in hedgedoc config\n";
         Lint lint = lint(ascii);
         assertThat(lint.failures()).extracting(LintRule::ref).containsExactly("R009");
         assertThat(lint.rules().get(0).resolve()).isEqualTo("set image");
@@ -101,48 +105,34 @@ class AbraLintTest {
                 .hasMessageContaining("has a header but no rules");
     }
 
-    @Test
-    void anUnknownVerdictGlyphIsAnError() {
-        String garbled = read("lint-r014-error.constructed.txt").replace("│ ❌        │", "│ ?         │");
-        assertThatThrownBy(() -> lint(garbled)).isInstanceOf(AbraException.class)
-                .hasMessageContaining("R014 has satisfied \"?\"");
+    /** One cell or row of a real-shaped table garbled; the error says which and how. */
+    static Stream<Arguments> garbledRows() {
+        return Stream.of(
+                Arguments.of("an unknown verdict glyph", "lint-r014-error.constructed.txt",
+                        "│ ❌        │", "│ ?         │", "R014 has satisfied \"?\""),
+                Arguments.of("a dash verdict on a rule that ran", "lint-all-satisfied.constructed.txt",
+                        "│ warn     │ ✅        │ -       │ wire up", "│ warn     │ -         │ -       │ wire up",
+                        "R002 has satisfied \"-\""),
+                Arguments.of("an unknown severity", "lint-all-satisfied.constructed.txt",
+                        "expected version         │ warn     │", "expected version         │ fatal    │",
+                        "R001 has unknown severity \"fatal\""),
+                Arguments.of("a row missing a cell", "lint-all-satisfied.constructed.txt",
+                        "│ -       │ wire up healthchecks", "│ wire up healthchecks",
+                        "a table row has 5 cells where the header has 6"),
+                Arguments.of("a rule listed twice", "lint-all-satisfied.constructed.txt",
+                        "│ R016 │", "│ R001 │", "rule R001 appears twice"),
+                Arguments.of("a ref that is not a rule", "lint-all-satisfied.constructed.txt",
+                        "│ R016 │", "│ X16  │", "\"X16\" is not a lint rule ref"));
     }
 
-    @Test
-    void aDashVerdictOnARuleThatRanIsAnError() {
-        String garbled = read("lint-all-satisfied.constructed.txt")
-                .replace("│ warn     │ ✅        │ -       │ wire up", "│ warn     │ -         │ -       │ wire up");
-        assertThatThrownBy(() -> lint(garbled)).isInstanceOf(AbraException.class)
-                .hasMessageContaining("R002 has satisfied \"-\"");
-    }
-
-    @Test
-    void anUnknownSeverityIsAnError() {
-        String garbled = read("lint-all-satisfied.constructed.txt").replace("│ R001 │ compose config has expected version         │ warn     │",
-                "│ R001 │ compose config has expected version         │ fatal    │");
-        assertThatThrownBy(() -> lint(garbled)).isInstanceOf(AbraException.class)
-                .hasMessageContaining("R001 has unknown severity \"fatal\"");
-    }
-
-    @Test
-    void aRowMissingACellIsAnError() {
-        String garbled = read("lint-all-satisfied.constructed.txt").replace("│ -       │ wire up healthchecks", "│ wire up healthchecks");
-        assertThatThrownBy(() -> lint(garbled)).isInstanceOf(AbraException.class)
-                .hasMessageContaining("a table row has 5 cells where the header has 6");
-    }
-
-    @Test
-    void aRuleListedTwiceIsAnError() {
-        String garbled = read("lint-all-satisfied.constructed.txt").replace("│ R016 │", "│ R001 │");
-        assertThatThrownBy(() -> lint(garbled)).isInstanceOf(AbraException.class)
-                .hasMessageContaining("rule R001 appears twice");
-    }
-
-    @Test
-    void aRefThatIsNotARuleIsAnError() {
-        String garbled = read("lint-all-satisfied.constructed.txt").replace("│ R016 │", "│ X16  │");
-        assertThatThrownBy(() -> lint(garbled)).isInstanceOf(AbraException.class)
-                .hasMessageContaining("\"X16\" is not a lint rule ref");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("garbledRows")
+    void aGarbledRowIsAnError(String what, String fixture, String cell, String garbling, String message) {
+        String clean = read(fixture);
+        assertThat(clean).as("the fixture has the cell to garble").contains(cell);
+        assertThatThrownBy(() -> lint(clean.replace(cell, garbling))).isInstanceOf(AbraException.class)
+                .hasMessageStartingWith("abra recipe lint printed output ccci cannot read (")
+                .hasMessageContaining(message);
     }
 
     @Test
