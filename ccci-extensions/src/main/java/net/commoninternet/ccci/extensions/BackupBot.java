@@ -1,0 +1,226 @@
+package net.commoninternet.ccci.extensions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.Service;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Backup and restore of an app the way backup-bot-two does it in production, embedded: the
+ * services labelled {@code backupbot.backup=true} name their paths
+ * ({@code backupbot.backup.path}, comma-separated, in the container) and hooks
+ * ({@code backupbot.backup.pre-hook}, {@code backupbot.backup.post-hook},
+ * {@code backupbot.restore.post-hook}, run with {@code sh -c} inside the running container);
+ * the paths are read from the volumes they live on, on the host, with restic (what
+ * backup-bot-two uses). One restic repository per run, in the run's folder, with a generated
+ * password that never leaves that folder.
+ */
+final class BackupBot {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackupBot.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final Duration CONVERGED_BEFORE_BACKUP = Duration.ofSeconds(300);
+
+    static final String BACKUP = "backupbot.backup";
+    static final String PATH = "backupbot.backup.path";
+    static final String PRE_HOOK = "backupbot.backup.pre-hook";
+    static final String POST_HOOK = "backupbot.backup.post-hook";
+    static final String RESTORE_POST_HOOK = "backupbot.restore.post-hook";
+
+    /** A backup: restic's snapshot id and the host paths it holds. */
+    record Snapshot(String id, List<String> paths) {
+    }
+
+    private final DockerEngine docker;
+    private final ChildProcesses processes;
+    private final Path repository;
+    private final Path passwordFile;
+
+    BackupBot(DockerEngine docker, ChildProcesses processes, Path backupDir) {
+        this.docker = docker;
+        this.processes = processes;
+        this.repository = backupDir.resolve("restic");
+        this.passwordFile = backupDir.resolve("password");
+    }
+
+    /** Whether any service of the stack asks to be backed up. */
+    boolean capable(String stack) {
+        return !backedUpServices(stack).isEmpty();
+    }
+
+    /** Waits (bounded) for the stack to converge, runs the hooks, and snapshots every labelled path. */
+    Snapshot backup(String stack) throws IOException, InterruptedException {
+        SwarmConvergence.Report converged = new SwarmConvergence(docker).await(stack, CONVERGED_BEFORE_BACKUP);
+        if (!converged.converged()) {
+            throw new IllegalStateException("backup of " + stack + " refused: the app is not converged: " + converged.describe());
+        }
+        List<Service> services = backedUpServices(stack);
+        if (services.isEmpty()) {
+            throw new IllegalStateException(stack + " has no service labelled " + BACKUP + "=true: nothing to back up.");
+        }
+        List<String> hostPaths = new ArrayList<>();
+        for (Service service : services) {
+            String container = runningContainer(service);
+            hook(container, service, PRE_HOOK);
+            hostPaths.addAll(hostPaths(service, container));
+        }
+        ensureRepository();
+        List<String> command = new ArrayList<>(List.of("restic", "backup", "--json", "--tag", stack));
+        command.addAll(hostPaths);
+        ChildProcesses.Result result = processes.run(command, null, resticEnv(), Duration.ofMinutes(30)).orThrow();
+        String id = snapshotId(result.output());
+        for (Service service : services) {
+            hook(runningContainer(service), service, POST_HOOK);
+        }
+        LOG.info("backup of {}: snapshot {} of {}", stack, id, hostPaths);
+        return new Snapshot(id, List.copyOf(hostPaths));
+    }
+
+    /** Puts the snapshot's files back where they came from, then runs the restore post-hooks. */
+    void restore(String stack, Snapshot snapshot) throws IOException, InterruptedException {
+        processes.run(List.of("restic", "restore", snapshot.id(), "--target", "/"), null, resticEnv(),
+                Duration.ofMinutes(30)).orThrow();
+        for (Service service : backedUpServices(stack)) {
+            hook(runningContainer(service), service, RESTORE_POST_HOOK);
+        }
+        LOG.info("restore of {}: snapshot {} restored", stack, snapshot.id());
+    }
+
+    /** The snapshot id from restic's JSON summary line. */
+    static String snapshotId(String resticJsonOutput) {
+        for (String line : resticJsonOutput.lines().toList()) {
+            if (!line.startsWith("{")) {
+                continue;
+            }
+            try {
+                JsonNode message = JSON.readTree(line);
+                if ("summary".equals(message.path("message_type").asText()) && message.hasNonNull("snapshot_id")) {
+                    return message.get("snapshot_id").asText();
+                }
+            } catch (IOException e) {
+                // not a JSON message line
+            }
+        }
+        throw new IllegalStateException("restic printed no snapshot id; its output began: "
+                + resticJsonOutput.lines().limit(5).toList());
+    }
+
+    private List<Service> backedUpServices(String stack) {
+        return docker.client().listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec().stream()
+                .filter(s -> "true".equals(labels(s).get(BACKUP)))
+                .sorted(Comparator.comparing(s -> s.getSpec().getName()))
+                .toList();
+    }
+
+    /** The container paths to back up, as paths on the host (inside the volumes they are on). */
+    private List<String> hostPaths(Service service, String container) {
+        InspectContainerResponse inspect = docker.client().inspectContainerCmd(container).exec();
+        List<InspectContainerResponse.Mount> mounts = inspect.getMounts() == null ? List.of() : inspect.getMounts();
+        String declared = labels(service).get(PATH);
+        List<String> paths = new ArrayList<>();
+        if (declared == null || declared.isBlank()) {
+            mounts.stream().filter(m -> m.getName() != null && m.getSource() != null) // named volumes only, not binds
+                    .forEach(m -> paths.add(m.getSource()));
+        } else {
+            for (String path : declared.split(",")) {
+                paths.add(onHost(service, mounts, path.trim()));
+            }
+        }
+        if (paths.isEmpty()) {
+            throw new IllegalStateException(service.getSpec().getName() + " has " + BACKUP + "=true but no volume:"
+                    + " add a volume, or a " + PATH + " label naming a path on one.");
+        }
+        return paths;
+    }
+
+    private static String onHost(Service service, List<InspectContainerResponse.Mount> mounts, String containerPath) {
+        Optional<InspectContainerResponse.Mount> mount = mounts.stream()
+                .filter(m -> m.getDestination() != null && isUnder(containerPath, m.getDestination().getPath()))
+                .max(Comparator.comparingInt(m -> m.getDestination().getPath().length()));
+        if (mount.isEmpty() || mount.get().getSource() == null) {
+            throw new IllegalStateException(PATH + " " + containerPath + " of " + service.getSpec().getName()
+                    + " is not on a volume, so it would not survive the container: mount a volume there.");
+        }
+        String rest = containerPath.substring(mount.get().getDestination().getPath().length());
+        return Path.of(mount.get().getSource() + rest).normalize().toString();
+    }
+
+    private static boolean isUnder(String path, String dir) {
+        return path.equals(dir) || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
+    }
+
+    private String runningContainer(Service service) {
+        List<Container> containers = docker.client().listContainersCmd()
+                .withLabelFilter(Map.of("com.docker.swarm.service.name", service.getSpec().getName()))
+                .withStatusFilter(List.of("running")).exec();
+        if (containers.isEmpty()) {
+            throw new IllegalStateException("no running container of " + service.getSpec().getName() + " to back up");
+        }
+        return containers.get(0).getId();
+    }
+
+    /** Runs the service's hook, if it has one, with {@code sh -c} in its container; non-zero fails the operation. */
+    private void hook(String container, Service service, String label) throws InterruptedException {
+        String hook = labels(service).get(label);
+        if (hook == null || hook.isBlank()) {
+            return;
+        }
+        DockerClient client = docker.client();
+        String exec = client.execCreateCmd(container).withCmd("sh", "-c", hook)
+                .withAttachStdout(true).withAttachStderr(true).exec().getId();
+        StringBuilder output = new StringBuilder();
+        client.execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>() {
+            @Override
+            public void onNext(Frame frame) {
+                output.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+            }
+        }).awaitCompletion();
+        Long exit = client.inspectExecCmd(exec).exec().getExitCodeLong();
+        if (exit == null || exit != 0) {
+            throw new IllegalStateException(label + " of " + service.getSpec().getName() + " exited " + exit + ": "
+                    + output.toString().strip());
+        }
+        LOG.info("{} of {} ran", label, service.getSpec().getName());
+    }
+
+    private void ensureRepository() throws IOException, InterruptedException {
+        if (Files.exists(repository.resolve("config"))) {
+            return;
+        }
+        Files.createDirectories(passwordFile.getParent());
+        if (!Files.exists(passwordFile)) {
+            byte[] secret = new byte[32];
+            new SecureRandom().nextBytes(secret);
+            Files.createFile(passwordFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(passwordFile, HexFormat.of().formatHex(secret));
+        }
+        processes.run(List.of("restic", "init"), null, resticEnv(), Duration.ofMinutes(2)).orThrow();
+    }
+
+    private Map<String, String> resticEnv() {
+        return Map.of("RESTIC_REPOSITORY", repository.toString(), "RESTIC_PASSWORD_FILE", passwordFile.toString());
+    }
+
+    private static Map<String, String> labels(Service service) {
+        return service.getSpec().getLabels() == null ? Map.of() : service.getSpec().getLabels();
+    }
+}
