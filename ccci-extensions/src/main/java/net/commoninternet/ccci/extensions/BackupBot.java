@@ -96,13 +96,13 @@ final class BackupBot {
     }
 
     /** Puts the snapshot's files back where they came from, then runs the restore post-hooks. */
-    void restore(String stack, Snapshot snapshot) throws IOException, InterruptedException {
-        processes.run(List.of("restic", "restore", snapshot.id(), "--target", "/"), null, resticEnv(),
+    void restore(String stack, String snapshotId) throws IOException, InterruptedException {
+        processes.run(List.of("restic", "restore", snapshotId, "--target", "/"), null, resticEnv(),
                 Duration.ofMinutes(30)).orThrow();
         for (Service service : backedUpServices(stack)) {
             hook(runningContainer(service), service, RESTORE_POST_HOOK);
         }
-        LOG.info("restore of {}: snapshot {} restored", stack, snapshot.id());
+        LOG.info("restore of {}: snapshot {} restored", stack, snapshotId);
     }
 
     /** The snapshot id from restic's JSON summary line. */

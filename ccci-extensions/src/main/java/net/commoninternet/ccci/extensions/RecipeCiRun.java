@@ -28,6 +28,9 @@ public final class RecipeCiRun implements RunLifecycle {
         RunSettings settings = run.settings();
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
         try (DockerEngine docker = DockerEngine.connect()) {
+            if (settings.driver().equals("abra")) {
+                AbraDriver.requireBinary(System.getenv().getOrDefault("PATH", ""));
+            }
             extensions(run, RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));
 
             // Before anything of this run exists: reap the apps of dead runs, never a live one.
@@ -50,18 +53,20 @@ public final class RecipeCiRun implements RunLifecycle {
 
             // Held before the app exists, until this process dies: a janitor never sees the app unlocked.
             AppDomainLock.acquire(settings.appLockDir(), domain);
-            SwarmDriver driver = new SwarmDriver(docker, children);
+            AppDriver driver = settings.driver().equals("abra")
+                    ? new AbraDriver(children, teardown, servers)
+                    : new SwarmDriver(docker, children, runDir.resolve("backup"), servers);
             try {
                 App app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
                 extensions(run, RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
                 driver.deploy(app);
                 SwarmConvergence.Report converged = new SwarmConvergence(docker).await(app.stack(), DEPLOY_TIMEOUT);
-                run.put(Deployment.class, new Deployment(app, docker, converged));
+                run.put(Deployment.class, new Deployment(app, driver, docker, converged));
                 tiers.run();
             } finally {
                 // Teardown must finish even when the run was interrupted (SIGTERM, deadline).
                 Thread.interrupted();
-                List<String> left = teardown.teardownApp(domain, servers);
+                List<String> left = driver.remove(domain);
                 LOG.info("== teardown of {}: {} ==", domain, left.isEmpty() ? "clean" : "left " + left);
                 extensions(run, RunExtension.Teardown.class).forEach(e -> call(() -> e.teardown(run)));
             }

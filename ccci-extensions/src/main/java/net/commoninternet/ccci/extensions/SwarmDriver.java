@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * the local engine. Compose translation is the docker CLI's ({@code docker stack deploy});
  * everything else goes through docker-java.
  */
-final class SwarmDriver {
+final class SwarmDriver implements AppDriver {
 
     private static final Logger LOG = LoggerFactory.getLogger(SwarmDriver.class);
     static final String SERVER = "default";
@@ -33,11 +33,21 @@ final class SwarmDriver {
 
     private final DockerEngine docker;
     private final ChildProcesses processes;
+    private final BackupBot backupBot;
+    private final StackTeardown teardown;
+    private final Path servers;
     private final SecureRandom random = new SecureRandom();
 
-    SwarmDriver(DockerEngine docker, ChildProcesses processes) {
+    /**
+     * @param backupDir where this run's backup repository lives (in its run folder)
+     * @param servers the canonical abra servers directory (env files)
+     */
+    SwarmDriver(DockerEngine docker, ChildProcesses processes, Path backupDir, Path servers) {
         this.docker = docker;
         this.processes = processes;
+        this.backupBot = new BackupBot(docker, processes, backupDir);
+        this.teardown = new StackTeardown(docker.client());
+        this.servers = servers;
     }
 
     static Path envFile(RunAbraDir abra, String domain) {
@@ -48,7 +58,8 @@ final class SwarmDriver {
      * {@code abra app new}: the env file from {@code .env.sample} with {@code TYPE} and
      * {@code DOMAIN} set, and a generated value for every {@code SECRET_<NAME>_VERSION}.
      */
-    App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abra) throws IOException {
+    @Override
+    public App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abra) throws IOException {
         String stack = AppNaming.stackName(domain);
         Path sample = recipeDir.resolve(".env.sample");
         AppEnv env = Files.isRegularFile(sample) ? AppEnv.read(sample) : AppEnv.empty();
@@ -73,7 +84,8 @@ final class SwarmDriver {
     }
 
     /** One deploy of the app's checked-out tree (what {@code abra app deploy -C -c} does). */
-    void deploy(App app) throws IOException, InterruptedException {
+    @Override
+    public void deploy(App app) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("docker", "stack", "deploy", "--prune", "--detach=true",
                 "--resolve-image", "never"));
         for (String compose : composeFiles(app)) {
@@ -83,6 +95,21 @@ final class SwarmDriver {
         command.add(app.stack());
         LOG.info("deploying {} ({})", app.stack(), String.join(" ", command.subList(3, command.size())));
         processes.run(command, app.recipeDir(), app.deployEnv(), Duration.ofMinutes(5)).orThrow();
+    }
+
+    @Override
+    public String backup(App app) throws IOException, InterruptedException {
+        return backupBot.backup(app.stack()).id();
+    }
+
+    @Override
+    public void restore(App app, String snapshotId) throws IOException, InterruptedException {
+        backupBot.restore(app.stack(), snapshotId);
+    }
+
+    @Override
+    public List<String> remove(String domain) throws IOException {
+        return teardown.teardownApp(domain, servers);
     }
 
     /** {@code COMPOSE_FILE} from the env (colon-separated), then the ccci overlay if the recipe has one. */

@@ -66,7 +66,7 @@ class BackupRestoreTest {
         sh("app", "echo changed-after-backup > /srv/content/site/marker");
         sh("db", "echo db-after > /var/lib/db/rows");
 
-        bot.restore(STACK, snapshot);
+        bot.restore(STACK, snapshot.id());
 
         assertThat(sh("app", "cat /srv/content/site/marker")).isEqualTo("before-backup");
         assertThat(sh("db", "cat /var/lib/db/rows")).isEqualTo("db-before");

@@ -1,0 +1,32 @@
+package net.commoninternet.ccci.extensions;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What a run does to its app, whoever does it: the embedded swarm driver
+ * ({@code ccci.driver=swarm}, the default: docker CLI for compose, docker-java for the rest) or
+ * the abra driver ({@code ccci.driver=abra}: the production host's abra CLI). Convergence,
+ * identity and the final teardown do not depend on the driver: they read the swarm itself.
+ */
+interface AppDriver {
+
+    /** {@code abra app new} + {@code secret generate}: the env file in the canonical servers path, secrets created. */
+    App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abra) throws IOException, InterruptedException;
+
+    /**
+     * One deploy of the app's checked-out tree (chaos), without waiting for convergence: the
+     * install, and the in-place upgrade after the tree moved to the new head.
+     */
+    void deploy(App app) throws IOException, InterruptedException;
+
+    /** A backup of the app's backupbot paths; returns the snapshot id. */
+    String backup(App app) throws IOException, InterruptedException;
+
+    /** Restores the snapshot into the live app. */
+    void restore(App app, String snapshotId) throws IOException, InterruptedException;
+
+    /** {@code undeploy} + {@code rm}, idempotent, tolerant of half-removed apps; returns what is left. */
+    List<String> remove(String domain) throws IOException, InterruptedException;
+}
