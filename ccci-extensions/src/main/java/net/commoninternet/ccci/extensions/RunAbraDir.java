@@ -37,4 +37,9 @@ record RunAbraDir(Path root, Path canonical) {
     Path recipe(String name) {
         return recipes().resolve(name);
     }
+
+    /** Where {@code CCCI_SKIP_FETCH} finds the staged clone: the canonical, shared tree. */
+    Path stagedRecipe(String name) {
+        return canonical.resolve("recipes").resolve(name);
+    }
 }

@@ -33,11 +33,13 @@ final class SwarmDriver {
 
     private final DockerEngine docker;
     private final ChildProcesses processes;
+    private final RunState state;
     private final SecureRandom random = new SecureRandom();
 
-    SwarmDriver(DockerEngine docker, ChildProcesses processes) {
+    SwarmDriver(DockerEngine docker, ChildProcesses processes, RunState state) {
         this.docker = docker;
         this.processes = processes;
+        this.state = state;
     }
 
     static Path envFile(RunAbraDir abra, String domain) {
@@ -81,7 +83,10 @@ final class SwarmDriver {
             command.add(compose);
         }
         command.add(app.stack());
-        LOG.info("deploying {} ({})", app.stack(), String.join(" ", command.subList(3, command.size())));
+        // Counted before the CLI runs: a deploy that fails half-way has still changed the stack.
+        int count = state.countDeploy();
+        LOG.info("deploying {} (deploy {} of this run: {})", app.stack(), count,
+                String.join(" ", command.subList(3, command.size())));
         processes.run(command, app.recipeDir(), app.deployEnv(), Duration.ofMinutes(5)).orThrow();
     }
 
