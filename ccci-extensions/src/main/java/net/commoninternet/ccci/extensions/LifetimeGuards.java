@@ -117,6 +117,9 @@ final class LifetimeGuards implements AutoCloseable {
      * RUNNING, so no interrupt of ours can reach the teardown.
      */
     synchronized void beginTeardown() {
+        if (phase == Phase.STOPPING) {
+            LOG.warn("== tearing down after {}: signals from now on are logged and ignored ==", cause.text());
+        }
         if (phase == Phase.RUNNING || phase == Phase.STOPPING) {
             phase = Phase.TEARDOWN;
         }
