@@ -17,7 +17,9 @@ import sun.misc.SignalHandler;
  * else) records its cause, interrupts the run thread and kills the run's child process trees;
  * the run thread's {@code finally} then enters TEARDOWN. Any stop after the first is logged and
  * ignored, so a second signal cannot abort the cleanup the first one asked for; there is one
- * teardown, whoever asked first.
+ * teardown, whoever asked first. A SIGTERM that finds a teardown already under way (the run
+ * ended, or failed because the group's TERM killed its child first) leaves it alone and ends the
+ * process with 143 once it is done.
  *
  * <p>How the process ends: SIGTERM and the deadline call {@code System.exit(143|142)}, and a
  * shutdown hook holds the JVM until the run's teardown has finished (bounded by
@@ -190,31 +192,38 @@ final class LifetimeGuards implements AutoCloseable {
     }
 
     /**
-     * The funnel. Returns whether the caller should now end the process (143 or 142): true
-     * for the first stop of a running run, and for a SIGTERM after the run ended (what the JVM
-     * would have done).
+     * The funnel. Returns whether the caller should now end the process (143 or 142).
+     *
+     * <p>A stop of a running run records its cause, interrupts the run thread and kills its
+     * children. A SIGTERM that finds the run already in its teardown (after a normal end or a
+     * failure, or because the group's TERM killed a child before this handler ran) does not touch
+     * the teardown, but still ends the process with 143 once the teardown is done: the step was
+     * cancelled. Any later stop is logged and ignored.
      */
     private synchronized boolean stop(Cause why) {
-        switch (phase) {
-            case RUNNING:
-                cause = why;
-                phase = Phase.STOPPING;
-                LOG.warn(why == Cause.DEADLINE
-                        ? "== run exceeded " + describe(deadline) + " hard deadline — tearing down =="
-                        : "== " + why.text() + ": stopping the run — tearing down ==");
-                runThread.interrupt();
-                if (children != null) {
-                    children.killAll();
-                }
-                return true;
-            case STOPPING:
-            case TEARDOWN:
-                LOG.warn("== {} during teardown — ignored (the run is being torn down after {}) ==", why.text(),
-                        cause == null ? "its normal end" : cause.text());
-                return false;
-            default:
-                return why == Cause.SIGTERM;
+        if (phase == Phase.DONE) {
+            return why == Cause.SIGTERM;
         }
+        if (phase == Phase.RUNNING) {
+            cause = why;
+            phase = Phase.STOPPING;
+            LOG.warn(why == Cause.DEADLINE
+                    ? "== run exceeded " + describe(deadline) + " hard deadline — tearing down =="
+                    : "== " + why.text() + ": stopping the run — tearing down ==");
+            runThread.interrupt();
+            if (children != null) {
+                children.killAll();
+            }
+            return true;
+        }
+        if (phase == Phase.TEARDOWN && cause == null && why == Cause.SIGTERM) {
+            cause = why;
+            LOG.warn("== SIGTERM during teardown — the teardown goes on, then the process exits {} ==", EXIT_SIGTERM);
+            return true;
+        }
+        LOG.warn("== {} during teardown — ignored (the run is being torn down after {}) ==", why.text(),
+                cause == null ? "its end" : cause.text());
+        return false;
     }
 
     /** A JVM shutdown begun by anyone (System.exit, SIGINT, Surefire told to exit): wait for the teardown. */

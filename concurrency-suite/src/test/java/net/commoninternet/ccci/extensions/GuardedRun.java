@@ -14,10 +14,11 @@ import java.util.concurrent.CountDownLatch;
  * {@link LifetimeGuards} on its main thread, takes a real {@link AppDomainLock}, says
  * {@code ready}, and works until something stops it; its teardown runs in {@code finally}.
  *
- * <p>Usage: {@code GuardedRun <lock dir> <domain> <deadline seconds> [--gate] [--hold-teardown]}.
- * {@code --gate} waits for a {@code go} line before installing the guards (to orphan it first);
- * {@code --hold-teardown} holds the teardown until a {@code finish} line, so a test can act while
- * it is in progress. Exit status: the guards' (143, 142), or 2 when the guards refused to run.
+ * <p>Usage: {@code GuardedRun <lock dir> <domain> <deadline seconds> [options]}. {@code --gate}
+ * waits for a {@code go} line before installing the guards (to orphan it first);
+ * {@code --end-on-line} makes the run's work end normally on an {@code end-run} line instead of
+ * lasting until stopped; {@code --hold-teardown} holds the teardown until a {@code finish} line, so
+ * a test can act while it is in progress. Exit status: the guards' (143, 142), or 2 when the guards refused to run.
  */
 public final class GuardedRun {
 
@@ -49,7 +50,11 @@ public final class GuardedRun {
             try {
                 AppDomainLock.acquire(lockDir, domain);
                 say("ready pid=" + pid + " parent=" + ParentDeathSignal.LIBC.getppid());
-                new CountDownLatch(1).await();
+                if (options.contains("--end-on-line")) {
+                    expect(in, "end-run");
+                } else {
+                    new CountDownLatch(1).await();
+                }
             } finally {
                 guards.beginTeardown();
                 say("teardown begin");

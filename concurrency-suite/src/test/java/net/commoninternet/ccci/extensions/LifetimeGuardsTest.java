@@ -134,6 +134,26 @@ class LifetimeGuardsTest {
     }
 
     @Test
+    void sigtermDuringTheTeardownAfterANormalEndLetsItFinishThenExits143() throws Exception {
+        Helper run = start(Helper.java(GuardedRun.class, locks().toString(), DOMAIN, "3600", "--end-on-line",
+                "--hold-teardown"));
+        run.awaitLine("guarded: ready");
+        run.send("end-run");
+        run.awaitLine("guarded: teardown begin");
+
+        run.signal(SIGTERM);
+        run.awaitLine("== SIGTERM during teardown — the teardown goes on, then the process exits 143 ==");
+        assertThat(run.isAlive()).isTrue();
+        assertThat(LockProbe.held(lockfile())).isTrue();
+        run.send("finish");
+
+        assertThat(run.awaitExit()).as(run.describe()).isEqualTo(LifetimeGuards.EXIT_SIGTERM);
+        assertThat(run.output()).doesNotContain("stopping the run").containsSubsequence("guarded: teardown begin",
+                "the teardown goes on", "guarded: teardown end");
+        assertThat(LockProbe.held(lockfile())).isFalse();
+    }
+
+    @Test
     void sigtermIgnoredFromTheStartIsReportedLoudlyAndOnlyTheDeadlineEndsTheRun() throws Exception {
         List<String> command = new ArrayList<>(List.of("bash", "-c", "trap '' TERM; exec \"$0\" \"$@\""));
         command.addAll(Helper.java(GuardedRun.class, locks().toString(), DOMAIN, "2"));

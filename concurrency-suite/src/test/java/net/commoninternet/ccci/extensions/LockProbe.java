@@ -8,7 +8,7 @@ import jnr.posix.POSIX;
 
 /**
  * Observes real app-lock state from outside the holder, as the janitor will: a non-blocking
- * {@code flock} on a descriptor of our own. Never creates a lockfile.
+ * {@code flock} on a descriptor of our own.
  */
 final class LockProbe {
 
@@ -30,28 +30,40 @@ final class LockProbe {
     }
 
     /**
-     * Removes a lockfile our tests left, only if nobody holds it, under our own lock and only if
-     * the path still names the inode we locked (the janitor's tidy rule), so a live run's lock is
-     * never touched.
+     * Cleans up after a test's run the way the janitor reaps: only if no live run holds the
+     * domain's lock, and while holding it ourselves (so a new run of that domain waits until the
+     * reap is done), then unlinks the lockfile if the path still names the inode we locked.
+     * A live run's app and lock are never touched.
+     *
+     * @return whether it reaped (false: a live run owns the domain)
      */
-    static void removeUnheld(Path lockfile) {
+    static boolean reapIfUnheld(Path lockfile, Reap reap) throws Exception {
         POSIX posix = AppDomainLock.posix();
-        int fd = open(posix, lockfile);
+        int fd = posix.open(lockfile.toString(), OpenFlags.O_RDWR.intValue() | OpenFlags.O_CREAT.intValue()
+                | OpenFlags.O_CLOEXEC.intValue() | OpenFlags.O_NOFOLLOW.intValue(), 0644);
         if (fd < 0) {
-            return;
+            throw new AssertionError("cannot open " + lockfile + ": " + Errno.valueOf(posix.errno()));
         }
         try {
-            if (tryLock(posix, fd, lockfile)) {
-                FileStat locked = posix.fstat(fd);
-                FileStat named = posix.allocateStat();
-                if (posix.lstat(lockfile.toString(), named) == 0 && named.ino() == locked.ino()
-                        && named.dev() == locked.dev()) {
-                    posix.unlink(lockfile.toString());
-                }
+            if (!tryLock(posix, fd, lockfile)) {
+                return false;
             }
+            FileStat locked = posix.fstat(fd);
+            FileStat named = posix.allocateStat();
+            if (posix.lstat(lockfile.toString(), named) != 0 || named.ino() != locked.ino() || named.dev() != locked.dev()) {
+                return false;
+            }
+            reap.run();
+            posix.unlink(lockfile.toString());
+            return true;
         } finally {
             posix.close(fd);
         }
+    }
+
+    @FunctionalInterface
+    interface Reap {
+        void run() throws Exception;
     }
 
     private static int open(POSIX posix, Path lockfile) {

@@ -1,0 +1,99 @@
+package net.commoninternet.ccci.extensions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Drone cancel, for real: SIGTERM to the whole process group of a real
+ * {@code mvn test -Drecipe=custom-html} while the run is inside its deploy. Maven exits at once;
+ * its Surefire fork, orphaned, must still tear the stack down and release the app lock, ignoring
+ * a second SIGTERM to the group during that teardown, and end non-zero.
+ *
+ * <p>Maven runs in its own session (setsid) under an {@link Orphanage}, which adopts the fork
+ * when Maven dies and reports how every process of the group ended. The fork's own lines reach
+ * no console once Maven is gone: they are read from its {@code -Dccci.log-file}. The run is held
+ * inside its deploy by the docker shim's gate ({@link ChildShims}), which is never opened.
+ */
+class CancelledRecipeRunTest {
+
+    private static final Duration RUN = Duration.ofMinutes(5);
+    private static final int SIGTERM = 15;
+
+    @TempDir
+    Path sandbox;
+
+    private Helper tree;
+    private String domain;
+
+    @AfterEach
+    void leaveNothing() throws Exception {
+        if (tree != null) {
+            tree.close();
+        }
+        if (domain != null) {
+            MavenRun.removeLeftovers(domain);
+        }
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
+    }
+
+    @Test
+    void sigtermToTheMavenProcessGroupMidDeployTearsDownReleasesTheLockAndFails() throws Exception {
+        Path runLog = sandbox.resolve("run.log");
+        Path childrenLog = sandbox.resolve("children.log");
+        Map<String, String> env = new HashMap<>(ChildShims.install(sandbox.resolve("bin"), childrenLog));
+        env.put(ChildShims.GATE, sandbox.resolve("never-opened").toString());
+        env.put("CCCI_RUNS_DIR", sandbox.resolve("runs").toString());
+        env.put("ABRA_DIR", sandbox.resolve("abra").toString());
+        tree = Helper.start(Helper.java(Orphanage.class, "setsid", "mvn", "-B", "-q",
+                "-f", MavenRun.ROOT.resolve("pom.xml").toString(), "test", "-pl", "recipe-suites", "-am",
+                "-Drecipe=custom-html", "-Dccci.pr=3005", "-Dccci.run-id=cancelled-" + ProcessHandle.current().pid(),
+                "-Dccci.log-file=" + runLog), env);
+        long maven = Long.parseLong(tree.awaitLine("orphanage: started ").split(" ")[2]);
+
+        MavenRun.Started run = MavenRun.Started.parse(MavenRun.awaitLine(runLog, "== ccci run ", RUN, tree::isAlive));
+        domain = run.domain();
+        MavenRun.awaitLine(childrenLog, "deploy held", RUN, tree::isAlive);
+        Path lockfile = AppDomainLock.path(MavenRun.LOCK_DIR, domain);
+        assertThat(LockProbe.held(lockfile)).isTrue();
+        assertThat(leftovers(run.stack())).anyMatch(thing -> thing.startsWith("service "));
+        assertThat(Helper.Stat.of(maven).orElseThrow().group()).as("maven leads its own process group").isEqualTo(maven);
+        assertThat(Helper.Stat.of(run.pid()).orElseThrow().group()).as("the fork is in maven's group").isEqualTo(maven);
+
+        Helper.kill(-maven, SIGTERM);
+        MavenRun.awaitLine(runLog, "== tearing down after SIGTERM", RUN, tree::isAlive);
+        Helper.kill(-maven, SIGTERM);
+
+        assertThat(tree.awaitLine(Orphanage.reaped(run.pid()), RUN)).endsWith("exit " + LifetimeGuards.EXIT_SIGTERM);
+        assertThat(tree.awaitLine(Orphanage.reaped(maven))).doesNotEndWith(" exit 0");
+        tree.awaitLine("orphanage: done");
+        assertThat(tree.awaitExit()).isZero();
+        assertThat(Helper.Stat.groupAlive(maven)).isFalse();
+        assertThat(Files.readString(runLog, StandardCharsets.UTF_8)).containsSubsequence(
+                "lifetime guards armed on thread 'main'",
+                "deploying " + run.stack(),
+                "== SIGTERM: stopping the run — tearing down ==",
+                "== tearing down after SIGTERM",
+                "== SIGTERM during teardown — ignored",
+                "stack " + run.stack() + " removed: no service, container, volume, secret, config or network left",
+                "== teardown of " + domain + ": clean ==");
+        assertThat(leftovers(run.stack())).isEmpty();
+        assertThat(LockProbe.held(lockfile)).isFalse();
+        assertThat(SwarmDriver.envFile(new RunAbraDir(run.abraDir(), sandbox.resolve("abra")), domain)).doesNotExist();
+    }
+
+    private static List<String> leftovers(String stack) throws Exception {
+        try (DockerEngine docker = DockerEngine.connect()) {
+            return new StackTeardown(docker.client()).leftovers(stack);
+        }
+    }
+}
