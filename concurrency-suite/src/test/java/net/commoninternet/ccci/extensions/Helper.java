@@ -129,7 +129,8 @@ final class Helper implements AutoCloseable {
     }
 
     String describe() {
-        return "command " + command + ", output:\n" + output();
+        String shown = String.join(" ", command).replace(System.getProperty("java.class.path"), "<test class path>");
+        return "command " + shown + ", output:\n" + output();
     }
 
     /** Kills the helper and every descendant (descendants first) and waits until all are gone. */
