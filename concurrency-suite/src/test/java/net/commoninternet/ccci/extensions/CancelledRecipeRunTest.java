@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,18 +33,16 @@ class CancelledRecipeRunTest {
     @TempDir
     Path sandbox;
 
-    private Helper tree;
+    @RegisterExtension
+    final Helpers helpers = new Helpers();
+
     private String domain;
 
     @AfterEach
-    void leaveNothing() throws Exception {
-        if (tree != null) {
-            tree.close();
-        }
+    void leaveNothingOnTheSwarm() throws Exception {
         if (domain != null) {
             MavenRun.removeLeftovers(domain);
         }
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
     }
 
     @Test
@@ -54,7 +53,7 @@ class CancelledRecipeRunTest {
         env.put(ChildShims.GATE, sandbox.resolve("never-opened").toString());
         env.put("CCCI_RUNS_DIR", sandbox.resolve("runs").toString());
         env.put("ABRA_DIR", sandbox.resolve("abra").toString());
-        tree = Helper.start(Helper.java(Orphanage.class, "setsid", "mvn", "-B", "-q",
+        Helper tree = helpers.start(Helper.java(Orphanage.class, "setsid", "mvn", "-B", "-q",
                 "-f", MavenRun.ROOT.resolve("pom.xml").toString(), "test", "-pl", "recipe-suites", "-am",
                 "-Drecipe=custom-html", "-Dccci.pr=3005", "-Dccci.run-id=cancelled-" + ProcessHandle.current().pid(),
                 "-Dccci.log-file=" + runLog), env);

@@ -6,11 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,7 +44,8 @@ class DroneStepTest {
 
     private Path fakeBuild;
     private Path release;
-    private final List<Helper> helpers = new ArrayList<>();
+    @RegisterExtension
+    final Helpers helpers = new Helpers();
 
     @BeforeEach
     void writeFakeBuild() throws Exception {
@@ -55,22 +55,10 @@ class DroneStepTest {
         release = sandbox.resolve("release-the-fork");
     }
 
-    @AfterEach
-    void noHelperLeft() {
-        helpers.forEach(Helper::close);
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
-    }
-
-    private Helper start(List<String> command) throws Exception {
-        Helper helper = Helper.start(command);
-        helpers.add(helper);
-        return helper;
-    }
-
     @ParameterizedTest(name = "build exits {0}")
     @ValueSource(ints = {0, 1, 3})
     void theBuildsExitStatusPassesThroughUnchanged(int status) throws Exception {
-        Helper step = start(List.of("bash", DRONE_STEP.toString(), "sh", "-c", "exit " + status));
+        Helper step = helpers.start(List.of("bash", DRONE_STEP.toString(), "sh", "-c", "exit " + status));
 
         assertThat(step.awaitExit()).as(step.describe()).isEqualTo(status);
         assertThat(step.output()).isEmpty();
@@ -78,7 +66,7 @@ class DroneStepTest {
 
     @Test
     void aGreenBuildStaysGreenWhenTheWrapperStopsProcessesItLeftInTheGroup() throws Exception {
-        Helper step = start(List.of("bash", DRONE_STEP.toString(), "bash", "-c",
+        Helper step = helpers.start(List.of("bash", DRONE_STEP.toString(), "bash", "-c",
                 "sleep 600 & echo \"straggler $!\"; exit 0"));
         long straggler = Long.parseLong(step.awaitLine("straggler ").split(" ")[1]);
 
@@ -90,7 +78,7 @@ class DroneStepTest {
 
     @Test
     void onTermTheWholeGroupIsStoppedAndWaitedForAndTheBuildsStatusIsKept() throws Exception {
-        Helper step = start(List.of("bash", DRONE_STEP.toString(), fakeBuild.toString(), release.toString()));
+        Helper step = helpers.start(List.of("bash", DRONE_STEP.toString(), fakeBuild.toString(), release.toString()));
         long maven = Long.parseLong(step.awaitLine("maven: ready pid=").split("=")[1]);
         step.awaitLine("fork: ready");
         assertThat(Helper.Stat.of(maven).orElseThrow().group()).as("the build leads its own group").isEqualTo(maven);
@@ -112,7 +100,7 @@ class DroneStepTest {
 
     @Test
     void whenDroneKillsTheStepShellTheBuildIsCancelledAndWaitedFor() throws Exception {
-        Helper tree = start(Helper.java(Orphanage.class, "sh", "-c", "\"$0\" \"$@\"; echo the step shell went on",
+        Helper tree = helpers.start(Helper.java(Orphanage.class, "sh", "-c", "\"$0\" \"$@\"; echo the step shell went on",
                 "bash", DRONE_STEP.toString(), fakeBuild.toString(), release.toString()));
         long stepShell = Long.parseLong(tree.awaitLine("orphanage: started ").split(" ")[2]);
         long maven = Long.parseLong(tree.awaitLine("maven: ready pid=").split("=")[1]);

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,7 +27,8 @@ class LifetimeGuardsTest {
     @TempDir
     Path sandbox;
 
-    private final List<Helper> helpers = new ArrayList<>();
+    @RegisterExtension
+    final Helpers helpers = new Helpers();
 
     private Path locks() {
         return sandbox.resolve("locks");
@@ -37,23 +38,11 @@ class LifetimeGuardsTest {
         return AppDomainLock.path(locks(), DOMAIN);
     }
 
-    private Helper start(List<String> command) throws Exception {
-        Helper helper = Helper.start(command);
-        helpers.add(helper);
-        return helper;
-    }
-
     /** A guarded run whose parent is a bash the test can kill, all inside an {@link Orphanage}. */
     private Helper startUnderKillableParent(String... guardedArgs) throws Exception {
         List<String> command = new ArrayList<>(Helper.java(Orphanage.class, "bash", "-c", "\"$0\" \"$@\" 0<&0 & wait"));
         command.addAll(Helper.java(GuardedRun.class, guardedArgs));
-        return start(command);
-    }
-
-    @AfterEach
-    void noHelperLeft() {
-        helpers.forEach(Helper::close);
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
+        return helpers.start(command);
     }
 
     @Test
@@ -93,7 +82,7 @@ class LifetimeGuardsTest {
 
     @Test
     void theHardDeadlineTearsDownExits142AndDoesNotBoundTheTeardown() throws Exception {
-        Helper run = start(Helper.java(GuardedRun.class, locks().toString(), DOMAIN, "2", "--hold-teardown"));
+        Helper run = helpers.start(Helper.java(GuardedRun.class, locks().toString(), DOMAIN, "2", "--hold-teardown"));
         run.awaitLine("guarded: ready");
         assertThat(LockProbe.held(lockfile())).isTrue();
 
@@ -116,7 +105,7 @@ class LifetimeGuardsTest {
 
     @Test
     void sigtermTearsDownExits143AndASecondSigtermDuringTeardownIsIgnored() throws Exception {
-        Helper run = start(Helper.java(GuardedRun.class, locks().toString(), DOMAIN, "3600", "--hold-teardown"));
+        Helper run = helpers.start(Helper.java(GuardedRun.class, locks().toString(), DOMAIN, "3600", "--hold-teardown"));
         run.awaitLine("guarded: ready");
 
         run.signal(SIGTERM);
@@ -135,7 +124,7 @@ class LifetimeGuardsTest {
 
     @Test
     void sigtermDuringTheTeardownAfterANormalEndLetsItFinishThenExits143() throws Exception {
-        Helper run = start(Helper.java(GuardedRun.class, locks().toString(), DOMAIN, "3600", "--end-on-line",
+        Helper run = helpers.start(Helper.java(GuardedRun.class, locks().toString(), DOMAIN, "3600", "--end-on-line",
                 "--hold-teardown"));
         run.awaitLine("guarded: ready");
         run.send("end-run");
@@ -157,7 +146,7 @@ class LifetimeGuardsTest {
     void sigtermIgnoredFromTheStartIsReportedLoudlyAndOnlyTheDeadlineEndsTheRun() throws Exception {
         List<String> command = new ArrayList<>(List.of("bash", "-c", "trap '' TERM; exec \"$0\" \"$@\""));
         command.addAll(Helper.java(GuardedRun.class, locks().toString(), DOMAIN, "2"));
-        Helper run = start(command);
+        Helper run = helpers.start(command);
         run.awaitLine("!! SIGTERM is ignored in this process");
         run.awaitLine("guarded: ready");
 

@@ -80,8 +80,7 @@ final class MavenRun {
 
     int waitFor(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            kill();
             throw new AssertionError("mvn did not finish within " + timeout + "; output in " + log);
         }
         return process.exitValue();

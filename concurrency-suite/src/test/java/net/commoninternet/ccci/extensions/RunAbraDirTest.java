@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,18 +25,12 @@ class RunAbraDirTest {
     @TempDir
     Path sandbox;
 
-    private final List<Helper> helpers = new ArrayList<>();
-
-    @AfterEach
-    void noHelperLeft() {
-        helpers.forEach(Helper::close);
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
-    }
+    @RegisterExtension
+    final Helpers helpers = new Helpers();
 
     private Helper fetchRun(String runId) throws Exception {
-        Helper run = Helper.start(Helper.java(FetchRun.class, sandbox.resolve("runs").toString(), runId,
+        Helper run = helpers.start(Helper.java(FetchRun.class, sandbox.resolve("runs").toString(), runId,
                 sandbox.resolve("abra").toString(), CUSTOM_HTML.toString(), "custom-html"));
-        helpers.add(run);
         run.awaitLine("run " + runId + ": started");
         return run;
     }

@@ -3,9 +3,7 @@ package net.commoninternet.ccci.extensions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,18 +22,12 @@ class RunStateTest {
     @TempDir
     Path sandbox;
 
-    private final List<Helper> helpers = new ArrayList<>();
-
-    @AfterEach
-    void noHelperLeft() {
-        helpers.forEach(Helper::close);
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
-    }
+    @RegisterExtension
+    final Helpers helpers = new Helpers();
 
     private Helper stateRun(String runId) throws Exception {
-        Helper run = Helper.start(Helper.java(StateRun.class, sandbox.resolve("runs").toString(), runId,
+        Helper run = helpers.start(Helper.java(StateRun.class, sandbox.resolve("runs").toString(), runId,
                 sandbox.resolve("locks").toString(), DOMAIN));
-        helpers.add(run);
         return run;
     }
 
