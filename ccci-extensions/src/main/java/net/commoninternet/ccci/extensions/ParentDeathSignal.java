@@ -1,9 +1,9 @@
 package net.commoninternet.ccci.extensions;
 
+import jnr.constants.platform.Errno;
 import jnr.ffi.LastError;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.annotations.SaveError;
-import jnr.constants.platform.Errno;
 
 /**
  * The parent-death signal (spec section 2, first guard): once armed, the kernel sends this
@@ -13,7 +13,7 @@ import jnr.constants.platform.Errno;
  * with it, so {@link #arm()} must run on the thread that owns the whole run (Surefire's main
  * thread, or a helper's). And a parent that died before the call left nobody to signal us: the
  * parent is re-checked after arming, against pid 1 and against the parent seen when this class
- * was loaded (under a subreaper an orphan's new parent is not pid 1).
+ * was loaded, early (under a subreaper an orphan's new parent is not pid 1).
  */
 final class ParentDeathSignal {
 
@@ -30,7 +30,10 @@ final class ParentDeathSignal {
 
     static final LibC LIBC = LibraryLoader.create(LibC.class).load("c");
 
-    /** The parent this process had when the guards were first loaded. */
+    /**
+     * The parent this process had when this class was first loaded: by {@link RecipeCiRun}'s
+     * class initialisation, at engine discovery right after the JVM started.
+     */
     static final long PARENT_AT_START = LIBC.getppid();
 
     private ParentDeathSignal() {

@@ -23,6 +23,12 @@ public final class RecipeCiRun implements RunLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(RecipeCiRun.class);
     static final Duration DEPLOY_TIMEOUT = Duration.ofSeconds(600);
 
+    /**
+     * The engine loads this class when it discovers runs, right after the JVM starts: noting the
+     * parent now lets the guards see later whether it died before they were armed.
+     */
+    private static final long PARENT_AT_START = ParentDeathSignal.PARENT_AT_START;
+
     @Override
     public void run(RunContext run, Tiers tiers) throws Exception {
         // First, on the thread that runs the run, before any child process or lock: the

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Maven runs in its own session (setsid) under an {@link Orphanage}, which adopts the fork
  * when Maven dies and reports how every process of the group ended. The fork's own lines reach
  * no console once Maven is gone: they are read from its {@code -Dccci.log-file}. The run is held
- * inside its deploy by the docker shim's gate ({@link ChildShims}), which is never opened.
+ * inside its deploy by the docker shim's gate ({@link ChildShims}), which is never opened, and
+ * signalled once its app is up, so the teardown has a running container to stop.
  */
 class CancelledRecipeRunTest {
 
@@ -64,7 +65,9 @@ class CancelledRecipeRunTest {
         MavenRun.awaitLine(childrenLog, "deploy held", RUN, tree::isAlive);
         Path lockfile = AppDomainLock.path(MavenRun.LOCK_DIR, domain);
         assertThat(LockProbe.held(lockfile)).isTrue();
-        assertThat(leftovers(run.stack())).anyMatch(thing -> thing.startsWith("service "));
+        // Its app is up (a running container makes the teardown last: it has to stop it), and
+        // the run is still inside its deploy step.
+        awaitConverged(run.stack());
         assertThat(Helper.Stat.of(maven).orElseThrow().group()).as("maven leads its own process group").isEqualTo(maven);
         assertThat(Helper.Stat.of(run.pid()).orElseThrow().group()).as("the fork is in maven's group").isEqualTo(maven);
 
@@ -88,6 +91,12 @@ class CancelledRecipeRunTest {
         assertThat(leftovers(run.stack())).isEmpty();
         assertThat(LockProbe.held(lockfile)).isFalse();
         assertThat(SwarmDriver.envFile(new RunAbraDir(run.abraDir(), sandbox.resolve("abra")), domain)).doesNotExist();
+    }
+
+    private static void awaitConverged(String stack) throws Exception {
+        try (DockerEngine docker = DockerEngine.connect()) {
+            assertThat(new SwarmConvergence(docker.client()).await(stack, RUN).converged()).isTrue();
+        }
     }
 
     private static List<String> leftovers(String stack) throws Exception {
