@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -67,7 +69,7 @@ class CancelledRecipeRunTest {
         assertThat(LockProbe.held(lockfile)).isTrue();
         // Its app is up (a running container makes the teardown last: it has to stop it), and
         // the run is still inside its deploy step.
-        awaitConverged(run.stack());
+        awaitRunningContainer(run.stack());
         assertThat(Helper.Stat.of(maven).orElseThrow().group()).as("maven leads its own process group").isEqualTo(maven);
         assertThat(Helper.Stat.of(run.pid()).orElseThrow().group()).as("the fork is in maven's group").isEqualTo(maven);
 
@@ -93,9 +95,14 @@ class CancelledRecipeRunTest {
         assertThat(SwarmDriver.envFile(new RunAbraDir(run.abraDir(), sandbox.resolve("abra")), domain)).doesNotExist();
     }
 
-    private static void awaitConverged(String stack) throws Exception {
+    /** Waits, observing the engine, until a container of the stack is running. */
+    private static void awaitRunningContainer(String stack) throws Exception {
+        long deadline = System.nanoTime() + RUN.toNanos();
         try (DockerEngine docker = DockerEngine.connect()) {
-            assertThat(new SwarmConvergence(docker.client()).await(stack, RUN).converged()).isTrue();
+            while (docker.client().listContainersCmd().withLabelFilter(StackLabels.of(stack)).exec().isEmpty()) {
+                assertThat(System.nanoTime()).as("a running container of %s", stack).isLessThan(deadline);
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            }
         }
     }
 

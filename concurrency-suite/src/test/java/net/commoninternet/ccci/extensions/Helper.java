@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import jnr.constants.platform.Errno;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
 
 /**
  * A helper process a test drives. Its merged output is read line by line as it arrives, so a
@@ -97,8 +100,9 @@ final class Helper implements AutoCloseable {
 
     /** A real signal to the helper (or, with a negative pid, to a process group). */
     static void kill(long pid, int signal) {
-        if (AppDomainLock.posix().kill(pid, signal) != 0) {
-            throw new AssertionError("kill(" + pid + ", " + signal + ") failed: errno " + AppDomainLock.posix().errno());
+        POSIX posix = POSIXFactory.getNativePOSIX();
+        if (posix.kill(pid, signal) != 0) {
+            throw new AssertionError("kill(" + pid + ", " + signal + ") failed: " + Errno.valueOf(posix.errno()));
         }
     }
 

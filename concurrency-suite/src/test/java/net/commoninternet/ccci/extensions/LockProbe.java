@@ -5,6 +5,7 @@ import jnr.constants.platform.Errno;
 import jnr.constants.platform.OpenFlags;
 import jnr.posix.FileStat;
 import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
 
 /**
  * Observes real app-lock state from outside the holder, as the janitor will: a non-blocking
@@ -12,12 +13,16 @@ import jnr.posix.POSIX;
  */
 final class LockProbe {
 
+    /** flock(2) operations, fixed by the Linux ABI. */
+    private static final int LOCK_EX = 2;
+    private static final int LOCK_NB = 4;
+
     private LockProbe() {
     }
 
     /** Whether some process holds the lock (a missing lockfile is not held). */
     static boolean held(Path lockfile) {
-        POSIX posix = AppDomainLock.posix();
+        POSIX posix = POSIXFactory.getNativePOSIX();
         int fd = open(posix, lockfile);
         if (fd < 0) {
             return false;
@@ -38,7 +43,7 @@ final class LockProbe {
      * @return whether it reaped (false: a live run owns the domain)
      */
     static boolean reapIfUnheld(Path lockfile, Reap reap) throws Exception {
-        POSIX posix = AppDomainLock.posix();
+        POSIX posix = POSIXFactory.getNativePOSIX();
         int fd = posix.open(lockfile.toString(), OpenFlags.O_RDWR.intValue() | OpenFlags.O_CREAT.intValue()
                 | OpenFlags.O_CLOEXEC.intValue() | OpenFlags.O_NOFOLLOW.intValue(), 0644);
         if (fd < 0) {
@@ -72,7 +77,7 @@ final class LockProbe {
     }
 
     private static boolean tryLock(POSIX posix, int fd, Path lockfile) {
-        if (posix.flock(fd, AppDomainLock.LOCK_EX | AppDomainLock.LOCK_NB) == 0) {
+        if (posix.flock(fd, LOCK_EX | LOCK_NB) == 0) {
             return true;
         }
         int errno = posix.errno();

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import jnr.constants.platform.Errno;
 import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
 
 /**
  * A child subreaper for tests that kill a helper's parent: it runs one command and, because
@@ -27,7 +28,7 @@ public final class Orphanage {
         if (ParentDeathSignal.LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
             throw new IllegalStateException("prctl(PR_SET_CHILD_SUBREAPER) failed");
         }
-        POSIX posix = AppDomainLock.posix();
+        POSIX posix = POSIXFactory.getNativePOSIX();
         List<String> environment = System.getenv().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.toList());
         long child = posix.posix_spawnp(args[0], List.of(), List.of(args), environment);
