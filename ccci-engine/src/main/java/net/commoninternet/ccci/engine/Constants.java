@@ -48,11 +48,18 @@ public final class Constants {
     /** Canonical abra directory; environment {@code ABRA_DIR}; default ~/.abra. */
     public static final String ABRA_DIR = "ccci.abra-dir";
 
+    /**
+     * {@code true}: copy the recipe clone staged at {@code <abra dir>/recipes/<recipe>} into the
+     * run's own tree instead of fetching it (test staging); environment {@code CCCI_SKIP_FETCH=1}.
+     */
+    public static final String SKIP_FETCH = "ccci.skip-fetch";
+
     static final String ENV_STAGES = "STAGES";
     static final String ENV_DRONE_BUILD_NUMBER = "DRONE_BUILD_NUMBER";
     static final String ENV_APP_LOCK_DIR = "CCCI_APP_LOCK_DIR";
     static final String ENV_RUNS_DIR = "CCCI_RUNS_DIR";
     static final String ENV_ABRA_DIR = "ABRA_DIR";
+    static final String ENV_SKIP_FETCH = "CCCI_SKIP_FETCH";
 
     static final String DEFAULT_DRIVER = "swarm";
     static final long DEFAULT_DEADLINE_SECONDS = 3600;

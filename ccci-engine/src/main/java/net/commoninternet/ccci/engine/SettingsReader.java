@@ -91,11 +91,12 @@ final class SettingsReader {
         Path lockDir = path(APP_LOCK_DIR, ENV_APP_LOCK_DIR, "/run/lock");
         Path runsDir = path(RUNS_DIR, ENV_RUNS_DIR, "/var/lib/cc-ci-runs");
         Path abraDir = path(ABRA_DIR, ENV_ABRA_DIR, System.getProperty("user.home") + "/.abra");
+        boolean skipFetch = skipFetch();
         if (!problems.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new RunSettings(recipe, pr, ref, runId, stages, recipes, driver, lockDir, runsDir,
-                abraDir, Duration.ofSeconds(deadline)));
+                abraDir, Duration.ofSeconds(deadline), skipFetch));
     }
 
     private Set<Tier> stages() {
@@ -122,6 +123,16 @@ final class SettingsReader {
             problems.add(STAGES + " names no stage: use a comma-separated list of " + String.join(", ", valid) + ".");
         }
         return stages;
+    }
+
+    private boolean skipFetch() {
+        String raw = config.get(SKIP_FETCH).or(() -> Optional.ofNullable(env.get(ENV_SKIP_FETCH)))
+                .map(String::trim).orElse("");
+        if (!Set.of("", "0", "1", "true", "false").contains(raw)) {
+            problems.add(SKIP_FETCH + "/" + ENV_SKIP_FETCH + "='" + raw + "' is not a switch: use 1 (copy the staged"
+                    + " clone) or leave it unset.");
+        }
+        return raw.equals("1") || raw.equals("true");
     }
 
     private Path recipesDir() {

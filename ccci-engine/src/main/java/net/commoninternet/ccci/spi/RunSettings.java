@@ -21,6 +21,7 @@ import java.util.Set;
  * @param runsDir where per-run folders live
  * @param abraDir the canonical abra directory (servers, catalogue)
  * @param deadline the hard deadline of the whole run
+ * @param skipFetch copy the clone staged in the canonical abra directory instead of fetching
  */
 public record RunSettings(
         String recipe,
@@ -33,7 +34,8 @@ public record RunSettings(
         Path appLockDir,
         Path runsDir,
         Path abraDir,
-        Duration deadline) {
+        Duration deadline,
+        boolean skipFetch) {
 
     public RunSettings {
         Objects.requireNonNull(recipe, "recipe");
@@ -44,6 +46,6 @@ public record RunSettings(
     /** The same settings for another recipe (a unique-id selection names its own recipe). */
     public RunSettings withRecipe(String otherRecipe) {
         return new RunSettings(otherRecipe, pr, ref, runId, stages, recipesDir, driver, appLockDir, runsDir,
-                abraDir, deadline);
+                abraDir, deadline, skipFetch);
     }
 }

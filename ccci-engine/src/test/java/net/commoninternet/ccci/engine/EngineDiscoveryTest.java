@@ -199,6 +199,8 @@ class EngineDiscoveryTest {
                 .contains("unknown driver 'swarn'", "Did you mean 'swarm'?");
         assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.RUN_ID, "../x")).message())
                 .contains("run id '../x' is not usable as a folder name");
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.SKIP_FETCH, "yes")).message())
+                .contains("ccci.skip-fetch/CCCI_SKIP_FETCH='yes' is not a switch");
     }
 
     /**

@@ -10,8 +10,9 @@ import net.commoninternet.ccci.spi.Tier;
 import net.commoninternet.ccci.spi.TierPlugin;
 
 /**
- * INSTALL: the run's single deploy is its operation; it passes when every service converged
- * and the app answers real HTTP on {@code HEALTH_PATH} with a status in {@code HEALTH_OK}.
+ * INSTALL: the run's single deploy is its operation; it passes when the app was deployed exactly
+ * once, every service converged and the app answers real HTTP on {@code HEALTH_PATH} with a
+ * status in {@code HEALTH_OK}.
  */
 public final class InstallTier implements TierPlugin {
 
@@ -27,6 +28,7 @@ public final class InstallTier implements TierPlugin {
     @Override
     public List<Check> checks() {
         return List.of(
+                Check.of("deployed-once", InstallTier::deployedOnce),
                 Check.of("converged", InstallTier::converged),
                 Check.of("serves-http", InstallTier::servesHttp));
     }
@@ -34,6 +36,11 @@ public final class InstallTier implements TierPlugin {
     @Override
     public void operate(RunContext run) {
         run.get(Deployment.class); // the lifecycle deployed once; install adds no second deploy
+    }
+
+    /** The run deploys its app exactly once; read from the run's own deploy count, never another run's. */
+    private static void deployedOnce(RunContext run) throws java.io.IOException {
+        assertThat(run.get(RunState.class).deployCount()).as("deploys of this run's app").isEqualTo(1);
     }
 
     /** The deploy's own wait, then a fresh look: a task that crashed since then shows up here. */

@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.spi.RunContext;
@@ -13,18 +14,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One recipe CI run, top to bottom, in the order of the spec: engine check, janitor, per-run
- * ABRA_DIR, fetch, app-domain lock, app, deploy once, converge, tiers, and teardown in
- * {@code finally}.
- * Each step is a call to the class named after the spec's mechanism.
+ * One recipe CI run, top to bottom, in the order of the spec: lifetime guards, engine check,
+ * janitor, per-run ABRA_DIR and state files, fetch, app-domain lock, app, deploy once,
+ * converge, tiers, and teardown in {@code finally}. Each step is a call to the class named
+ * after the spec's mechanism.
  */
 public final class RecipeCiRun implements RunLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecipeCiRun.class);
     static final Duration DEPLOY_TIMEOUT = Duration.ofSeconds(600);
 
+    /**
+     * The engine loads this class when it discovers runs, right after the JVM starts: noting the
+     * parent now lets the guards see later whether it died before they were armed.
+     */
+    private static final long PARENT_AT_START = ParentDeathSignal.PARENT_AT_START;
+
     @Override
     public void run(RunContext run, Tiers tiers) throws Exception {
+        // First, on the thread that runs the run, before any child process or lock: the
+        // parent-death signal, the SIGTERM funnel and the hard deadline (spec section 2).
+        try (LifetimeGuards guards = LifetimeGuards.install(run.settings().deadline())) {
+            runGuarded(run, tiers, guards);
+        }
+    }
+
+    private void runGuarded(RunContext run, Tiers tiers, LifetimeGuards guards) throws Exception {
         RunSettings settings = run.settings();
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
         try (DockerEngine docker = DockerEngine.connect()) {
@@ -43,19 +58,25 @@ public final class RecipeCiRun implements RunLifecycle {
 
             Path runDir = settings.runsDir().resolve(settings.runId());
             RunAbraDir abraDir = RunAbraDir.create(runDir, settings.abraDir());
-            ChildProcesses children = new ChildProcesses(Map.of("ABRA_DIR", abraDir.root().toString()));
-            RecipeFetch.Fetched recipe = new RecipeFetch(children)
-                    .fetch(run.recipeSource(), abraDir.recipe(run.recipe()), settings.ref());
+            long pid = ProcessHandle.current().pid();
+            RunState state = RunState.create(runDir, settings.runId(), pid);
+            run.put(RunState.class, state);
+            ChildProcesses children = new ChildProcesses(childEnvironment(abraDir, state));
+            guards.killOnStop(children);
+            RecipeFetch fetch = new RecipeFetch(children);
+            RecipeFetch.Fetched recipe = settings.skipFetch()
+                    ? fetch.copyStaged(abraDir.stagedRecipe(run.recipe()), abraDir.recipe(run.recipe()), settings.ref())
+                    : fetch.fetch(run.recipeSource(), abraDir.recipe(run.recipe()), settings.ref());
             String ref = settings.ref() != null ? settings.ref() : recipe.commit();
             String domain = AppNaming.domain(run.recipe(), settings.pr(), ref);
-            LOG.info("== ccci run {}: recipe {} at {} (pr {}), app {}, ABRA_DIR {} ==",
-                    settings.runId(), run.recipe(), recipe.commit(), settings.pr(), domain, abraDir.root());
+            LOG.info("== ccci run {} (pid {}): recipe {} at {} (pr {}), app {}, ABRA_DIR {} ==",
+                    settings.runId(), pid, run.recipe(), recipe.commit(), settings.pr(), domain, abraDir.root());
 
             // Held before the app exists, until this process dies: a janitor never sees the app unlocked.
             AppDomainLock.acquire(settings.appLockDir(), domain);
-            AppDriver driver = settings.driver().equals("abra")
+            AppDriver driver = new CountedDeploys(settings.driver().equals("abra")
                     ? new AbraDriver(children, teardown, servers)
-                    : new SwarmDriver(docker, children, runDir.resolve("backup"), servers);
+                    : new SwarmDriver(docker, children, runDir.resolve("backup"), servers), state);
             try {
                 App app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
                 extensions(run, RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
@@ -64,13 +85,27 @@ public final class RecipeCiRun implements RunLifecycle {
                 run.put(Deployment.class, new Deployment(app, driver, docker, converged));
                 tiers.run();
             } finally {
-                // Teardown must finish even when the run was interrupted (SIGTERM, deadline).
-                Thread.interrupted();
-                List<String> left = driver.remove(domain);
-                LOG.info("== teardown of {}: {} ==", domain, left.isEmpty() ? "clean" : "left " + left);
-                extensions(run, RunExtension.Teardown.class).forEach(e -> call(() -> e.teardown(run)));
+                // Teardown must finish even when the run was stopped (SIGTERM, deadline): from
+                // here on, signals are logged and ignored and no interrupt of the guards is pending.
+                guards.beginTeardown();
+                try {
+                    List<String> left = driver.remove(domain);
+                    LOG.info("== teardown of {}: {} ==", domain, left.isEmpty() ? "clean" : "left " + left);
+                } finally {
+                    List<RunExtension.Teardown> last = new java.util.ArrayList<>(extensions(run, RunExtension.Teardown.class));
+                    java.util.Collections.reverse(last);
+                    last.forEach(e -> call(() -> e.teardown(run)));
+                }
             }
+            state.remove();
         }
+    }
+
+    /** Every child process of the run gets the run's ABRA_DIR and the exact paths of its state files. */
+    private static Map<String, String> childEnvironment(RunAbraDir abraDir, RunState state) {
+        Map<String, String> environment = new HashMap<>(state.environment());
+        environment.put("ABRA_DIR", abraDir.root().toString());
+        return environment;
     }
 
     private static <T extends RunExtension> List<T> extensions(RunContext run, Class<T> kind) {

@@ -47,6 +47,24 @@ final class RecipeFetch {
             throw new IOException("recipe folder " + source + " holds neither a git repository, versions/<version>/"
                     + " trees, nor a compose.yml: point -Dccci.recipes at a directory of recipe folders.");
         }
+        return checkout(target, ref);
+    }
+
+    /**
+     * {@code CCCI_SKIP_FETCH=1}: a copy of the clone staged in the canonical abra directory
+     * (test and Adversary staging), so the run still works in its own tree and never checks a
+     * ref out under the staged clone or another run.
+     */
+    Fetched copyStaged(Path staged, Path target, String ref) throws IOException, InterruptedException {
+        if (!Files.isDirectory(staged.resolve(".git"))) {
+            throw new IOException("CCCI_SKIP_FETCH is set but " + staged + " holds no staged git clone of the recipe:"
+                    + " clone it there first, or unset CCCI_SKIP_FETCH.");
+        }
+        FileUtils.copyDirectory(staged.toFile(), target.toFile());
+        return checkout(target, ref);
+    }
+
+    private Fetched checkout(Path target, String ref) throws IOException, InterruptedException {
         if (ref != null) {
             git(target, "checkout", "--quiet", ref);
         }

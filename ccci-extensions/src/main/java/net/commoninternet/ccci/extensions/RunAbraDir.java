@@ -2,7 +2,9 @@ package net.commoninternet.ccci.extensions;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import org.apache.commons.io.FileUtils;
 
 /**
  * The per-run ABRA_DIR (spec section 4): {@code <runs dir>/<run id>/abra/} with
@@ -13,8 +15,17 @@ import java.nio.file.Path;
  */
 record RunAbraDir(Path root, Path canonical) {
 
+    /**
+     * Builds the tree. {@code recipes/} always starts empty: a folder left by an earlier run with
+     * the same id (a reused {@code -Dccci.run-id}) would otherwise be fetched on top of. Run ids
+     * are unique among live runs (Drone build numbers, {@code manual-<pid>}), so no live run
+     * owns what is removed here.
+     */
     static RunAbraDir create(Path runDir, Path canonicalAbraDir) throws IOException {
         Path root = runDir.resolve("abra");
+        if (Files.isDirectory(root.resolve("recipes"), LinkOption.NOFOLLOW_LINKS)) {
+            FileUtils.deleteDirectory(root.resolve("recipes").toFile());
+        }
         Files.createDirectories(root.resolve("recipes"));
         for (String shared : new String[] {"servers", "catalogue"}) {
             Path target = Files.createDirectories(canonicalAbraDir.resolve(shared));
@@ -36,5 +47,10 @@ record RunAbraDir(Path root, Path canonical) {
 
     Path recipe(String name) {
         return recipes().resolve(name);
+    }
+
+    /** Where {@code CCCI_SKIP_FETCH} finds the staged clone: the canonical, shared tree. */
+    Path stagedRecipe(String name) {
+        return canonical.resolve("recipes").resolve(name);
     }
 }

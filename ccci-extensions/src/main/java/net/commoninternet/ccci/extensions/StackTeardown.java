@@ -23,8 +23,7 @@ import org.slf4j.LoggerFactory;
 final class StackTeardown {
 
     private static final Logger LOG = LoggerFactory.getLogger(StackTeardown.class);
-    private static final Duration CONTAINERS_GONE = Duration.ofMinutes(3);
-    private static final Duration REMOVE_RETRY = Duration.ofSeconds(60);
+    private static final Duration TEARDOWN_LIMIT = Duration.ofMinutes(3);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private final DockerClient client;
@@ -50,32 +49,45 @@ final class StackTeardown {
         return left;
     }
 
-    /** Removes the stack; returns what is still there afterwards (empty = clean). */
+    /**
+     * Removes the stack; returns what is still there afterwards (empty = clean). Removal passes
+     * repeat until nothing of the stack is left (bounded): objects can appear mid-teardown (a task
+     * still being prepared creates its volume after its service is gone), some disappear only
+     * after the call that removed them returned (overlay networks), and volumes and networks stay
+     * "in use" until the last container is gone.
+     */
     List<String> teardown(String stack) {
-        String label = StackLabels.filter(stack);
-        client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()
-                .forEach(s -> ignoreMissing(() -> client.removeServiceCmd(s.getId()).exec()));
-        client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
-                .forEach(c -> ignoreMissing(() -> client.removeContainerCmd(c.getId()).withForce(true).exec()));
-        waitUntil(() -> client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
-                CONTAINERS_GONE);
-        retryRemove(() -> {
-            client.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
-                    .forEach(v -> ignoreMissing(() -> client.removeVolumeCmd(v.getName()).exec()));
-        });
-        client.listSecretsCmd().withLabelFilter(StackLabels.of(stack)).exec()
-                .forEach(s -> ignoreMissing(() -> client.removeSecretCmd(s.getId()).exec()));
-        client.listConfigsCmd().withFilters(Map.of("label", List.of(label))).exec()
-                .forEach(c -> ignoreMissing(() -> client.removeConfigCmd(c.getId()).exec()));
-        retryRemove(() -> client.listNetworksCmd().withFilter("label", List.of(label)).exec()
-                .forEach(n -> ignoreMissing(() -> client.removeNetworkCmd(n.getId()).exec())));
-        List<String> left = leftovers(stack);
+        long deadline = System.nanoTime() + TEARDOWN_LIMIT.toNanos();
+        List<String> left = removalPass(stack, deadline);
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(POLL_NANOS);
+            left = removalPass(stack, deadline);
+        }
         if (left.isEmpty()) {
             LOG.info("stack {} removed: no service, container, volume, secret, config or network left", stack);
         } else {
             LOG.warn("stack {} teardown left: {}", stack, left);
         }
         return left;
+    }
+
+    private List<String> removalPass(String stack, long deadline) {
+        String label = StackLabels.filter(stack);
+        client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()
+                .forEach(s -> ignoreGone(() -> client.removeServiceCmd(s.getId()).exec()));
+        client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
+                .forEach(c -> ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec()));
+        waitUntil(() -> client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
+                deadline);
+        client.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
+                .forEach(v -> ignoreGone(() -> client.removeVolumeCmd(v.getName()).exec()));
+        client.listSecretsCmd().withLabelFilter(StackLabels.of(stack)).exec()
+                .forEach(s -> ignoreGone(() -> client.removeSecretCmd(s.getId()).exec()));
+        client.listConfigsCmd().withFilters(Map.of("label", List.of(label))).exec()
+                .forEach(c -> ignoreGone(() -> client.removeConfigCmd(c.getId()).exec()));
+        client.listNetworksCmd().withFilter("label", List.of(label)).exec()
+                .forEach(n -> ignoreGone(() -> client.removeNetworkCmd(n.getId()).exec()));
+        return leftovers(stack);
     }
 
     /** Everything of the stack that still exists, named by kind. */
@@ -97,37 +109,21 @@ final class StackTeardown {
         return left;
     }
 
-    /** Volumes in use and networks with "active endpoints" free up once containers are gone. */
-    private void retryRemove(Runnable removal) {
-        long deadline = System.nanoTime() + REMOVE_RETRY.toNanos();
-        while (true) {
-            try {
-                removal.run();
-                return;
-            } catch (ConflictException | com.github.dockerjava.api.exception.InternalServerErrorException e) {
-                if (System.nanoTime() > deadline) {
-                    LOG.warn("giving up a removal after {} s: {}", REMOVE_RETRY.toSeconds(), e.getMessage());
-                    return;
-                }
-                LockSupport.parkNanos(POLL_NANOS);
-            }
-        }
-    }
-
-    private static void waitUntil(java.util.function.BooleanSupplier condition, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+    private static void waitUntil(java.util.function.BooleanSupplier condition, long deadline) {
         while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
             LockSupport.parkNanos(POLL_NANOS);
         }
     }
 
-    private static void ignoreMissing(Runnable removal) {
+    /** Gone already, or still in use (the next pass retries): either way not an error of the teardown. */
+    private static void ignoreGone(Runnable removal) {
         try {
             removal.run();
-        } catch (NotFoundException e) {
-            // already gone: teardown is idempotent
+        } catch (NotFoundException | ConflictException e) {
+            // gone, or in use until the last container is gone: the next pass sees
         } catch (DockerException e) {
-            if (!String.valueOf(e.getMessage()).contains("not found")) {
+            String message = String.valueOf(e.getMessage());
+            if (!message.contains("not found") && !message.contains("in use") && !message.contains("active endpoints")) {
                 throw e;
             }
         }

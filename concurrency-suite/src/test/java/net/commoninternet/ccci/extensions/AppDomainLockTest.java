@@ -153,7 +153,7 @@ class AppDomainLockTest {
     @Test
     void utilLinuxFlockAndCcciSeeEachOthersLocks() throws Exception {
         Files.createDirectories(locks);
-        try (Helper shell = Helper.command(List.of("flock", "-x", lockfile().toString(), "sh", "-c", "echo held; exec cat"))) {
+        try (Helper shell = Helper.start(List.of("flock", "-x", lockfile().toString(), "sh", "-c", "echo held; exec cat"))) {
             shell.awaitLine("held");
             assertThat(heldByAnother()).as("ccci sees util-linux's lock").isTrue();
         }

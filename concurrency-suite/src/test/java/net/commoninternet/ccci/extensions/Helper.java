@@ -3,42 +3,68 @@ package net.commoninternet.ccci.extensions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import jnr.constants.platform.Errno;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
 
 /**
- * A real helper process whose output lines a test reads one by one: the test waits for the
- * line that says the helper reached a state (lock held, waiting), never for a length of time.
- * Everything it printed is kept for failure messages; {@link #close()} kills it and its children.
+ * A helper process a test drives. Its merged output is read line by line as it arrives, so a
+ * test waits for what the helper says it did, never for time to pass; its exit status is
+ * captured; {@link #close()} kills it with all its descendants and waits until they are gone.
  */
 final class Helper implements AutoCloseable {
 
-    private static final long LINE_TIMEOUT_SECONDS = 60;
+    static final Duration PATIENCE = Duration.ofSeconds(60);
 
+    private final List<String> command;
     private final Process process;
-    private final BufferedReader out;
-    private final List<String> seen = new ArrayList<>();
+    private final Writer stdin;
+    private final List<String> lines = new ArrayList<>();
+    private boolean ended;
 
-    private Helper(Process process) {
+    private Helper(List<String> command, Process process) {
+        this.command = command;
         this.process = process;
-        this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        Thread reader = new Thread(this::read, "helper-output-" + process.pid());
+        reader.setDaemon(true);
+        reader.start();
     }
 
-    /** A JVM running {@code main} of a test class, with this JVM's class path. */
-    static Helper jvm(Class<?> main, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+    static Helper start(List<String> command, Map<String, String> environment) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        return new Helper(List.copyOf(command), builder.start());
+    }
+
+    static Helper start(List<String> command) throws IOException {
+        return start(command, Map.of());
+    }
+
+    /** The command line of a helper JVM running {@code main} from this module's test class path. */
+    static List<String> java(Class<?> main, String... args) {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx96m",
                 "-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
-        return command(command);
+        return command;
     }
 
-    static Helper command(List<String> command) throws IOException {
-        return new Helper(new ProcessBuilder(command).redirectErrorStream(true).start());
+    /** A helper JVM running {@code main} of a test class with this JVM's class path. */
+    static Helper jvm(Class<?> main, String... args) throws IOException {
+        return start(java(main, args));
     }
 
     long pid() {
@@ -49,84 +75,179 @@ final class Helper implements AutoCloseable {
         return process;
     }
 
-    /** Reads lines until one contains {@code fragment}; returns it. Fails on EOF or timeout. */
-    String awaitLine(String fragment) throws IOException, InterruptedException {
-        while (true) {
-            String line = nextLine();
-            if (line == null) {
-                throw new AssertionError("helper " + pid() + " ended (exit " + exitCode() + ") before printing '"
-                        + fragment + "'; it printed: " + seen);
-            }
-            if (line.contains(fragment)) {
-                return line;
-            }
-        }
-    }
-
-    /** Reads lines until one contains any of {@code fragments}; returns it, so a test sees which came first. */
-    String awaitAnyOf(String... fragments) throws IOException, InterruptedException {
-        while (true) {
-            String line = nextLine();
-            if (line == null) {
-                throw new AssertionError("helper " + pid() + " ended (exit " + exitCode() + ") before printing any of "
-                        + List.of(fragments) + "; it printed: " + seen);
-            }
-            for (String fragment : fragments) {
-                if (line.contains(fragment)) {
-                    return line;
+    /** The first line containing {@code fragment}, waiting for it as long as the helper may still say it. */
+    String awaitLine(String fragment, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (lines) {
+            while (true) {
+                Optional<String> line = lines.stream().filter(l -> l.contains(fragment)).findFirst();
+                if (line.isPresent()) {
+                    return line.get();
                 }
-            }
-        }
-    }
-
-    /** The next line, or null at end of output. */
-    String nextLine() throws IOException, InterruptedException {
-        try {
-            String line = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (IOException e) {
-                    return null;
+                long left = deadline - System.nanoTime();
+                if (ended || left <= 0) {
+                    throw new AssertionError((ended ? "helper ended" : "helper still running after " + timeout)
+                            + " without saying '" + fragment + "'; " + describe());
                 }
-            }).get(LINE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            if (line != null) {
-                seen.add(line);
+                lines.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
             }
-            return line;
-        } catch (ExecutionException | TimeoutException e) {
-            throw new AssertionError("helper " + pid() + " printed no line within " + LINE_TIMEOUT_SECONDS
-                    + " s; so far: " + seen, e);
         }
     }
 
-    List<String> seen() {
-        return List.copyOf(seen);
+    String awaitLine(String fragment) throws InterruptedException {
+        return awaitLine(fragment, PATIENCE);
     }
 
-    /** Closes stdin (a LockHolder then exits normally) and waits for the exit status. */
+    /**
+     * The first line, in output order, that contains any of {@code fragments}: a test sees which
+     * state the helper reached first (waiting for a lock, or holding it).
+     */
+    String awaitAnyOf(String... fragments) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        synchronized (lines) {
+            while (true) {
+                for (String line : lines) {
+                    for (String fragment : fragments) {
+                        if (line.contains(fragment)) {
+                            return line;
+                        }
+                    }
+                }
+                long left = deadline - System.nanoTime();
+                if (ended || left <= 0) {
+                    throw new AssertionError("helper said none of " + List.of(fragments) + "; " + describe());
+                }
+                lines.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+        }
+    }
+
+    /** Closes the helper's stdin (a LockHolder then exits normally); returns its exit status. */
     int finish() throws IOException, InterruptedException {
-        process.getOutputStream().close();
-        if (!process.waitFor(LINE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            throw new AssertionError("helper " + pid() + " did not exit after its stdin closed");
-        }
-        return process.exitValue();
+        stdin.close();
+        return awaitExit();
     }
 
-    /** SIGKILL, then the exit status (137 = killed by signal 9). */
+    /** SIGKILL; returns the exit status (137). */
     int kill() throws InterruptedException {
         process.destroyForcibly();
-        process.waitFor();
+        return awaitExit();
+    }
+
+    void send(String line) throws IOException {
+        stdin.write(line + "\n");
+        stdin.flush();
+    }
+
+    /** A real signal to the helper (or, with a negative pid, to a process group). */
+    static void kill(long pid, int signal) {
+        POSIX posix = POSIXFactory.getNativePOSIX();
+        if (posix.kill(pid, signal) != 0) {
+            throw new AssertionError("kill(" + pid + ", " + signal + ") failed: " + Errno.valueOf(posix.errno()));
+        }
+    }
+
+    void signal(int signal) {
+        kill(process.pid(), signal);
+    }
+
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("helper did not exit within " + timeout + "; " + describe());
+        }
+        awaitEndOfOutput();
         return process.exitValue();
     }
 
-    private String exitCode() {
-        return process.isAlive() ? "still running" : Integer.toString(process.exitValue());
+    int awaitExit() throws InterruptedException {
+        return awaitExit(PATIENCE);
     }
 
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    String output() {
+        synchronized (lines) {
+            return String.join("\n", lines);
+        }
+    }
+
+    String describe() {
+        String shown = String.join(" ", command).replace(System.getProperty("java.class.path"), "<test class path>");
+        return "command " + shown + ", output:\n" + output();
+    }
+
+    /** Kills the helper and every descendant (descendants first) and waits until all are gone. */
     @Override
-    public void close() throws InterruptedException {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
+    public void close() {
+        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
+        tree.forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
-        process.waitFor(LINE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        tree.add(process.toHandle());
+        for (ProcessHandle handle : tree) {
+            try {
+                handle.onExit().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("helper process " + handle.pid() + " did not die", e);
+            }
+        }
+    }
+
+    /** The state, parent and process group of a live process, from {@code /proc/<pid>/stat}. */
+    record Stat(char state, long parent, long group) {
+        static Optional<Stat> of(long pid) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                return Optional.of(new Stat(fields[0].charAt(0), Long.parseLong(fields[1]), Long.parseLong(fields[2])));
+            } catch (IOException gone) {
+                return Optional.empty();
+            }
+        }
+
+        /** Whether any process of group {@code pgid}, zombies aside, is alive. */
+        static boolean groupAlive(long pgid) {
+            try (var pids = Files.list(Path.of("/proc"))) {
+                return pids.map(p -> p.getFileName().toString()).filter(n -> n.chars().allMatch(Character::isDigit))
+                        .map(n -> of(Long.parseLong(n))).flatMap(Optional::stream)
+                        .anyMatch(s -> s.group() == pgid && s.state() != 'Z');
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private void read() {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                synchronized (lines) {
+                    lines.add(line);
+                    lines.notifyAll();
+                }
+            }
+        } catch (IOException closed) {
+            // the helper was killed: what it said is kept
+        } finally {
+            synchronized (lines) {
+                ended = true;
+                lines.notifyAll();
+            }
+        }
+    }
+
+    /** Output ends when the last holder of the pipe (the helper, or an orphan of it) has gone. */
+    private void awaitEndOfOutput() throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        synchronized (lines) {
+            while (!ended) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("helper exited but something of it still holds its output open; " + describe());
+                }
+                lines.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+        }
     }
 }

@@ -2,7 +2,9 @@ package net.commoninternet.ccci.extensions;
 
 import java.nio.file.Path;
 import java.util.List;
+import jnr.constants.platform.OpenFlags;
 import jnr.posix.POSIXFactory;
+import jnr.posix.SpawnFileAction;
 
 /**
  * Helper process: acquires a domain's lock with the real {@link AppDomainLock}, prints
@@ -20,7 +22,11 @@ public final class LockHolder {
         AppDomainLock.acquire(lockDir, domain);
         String line = "held " + ProcessHandle.current().pid();
         if (spawn) {
-            long child = POSIXFactory.getNativePOSIX().posix_spawnp("sleep", List.of(), List.of("sleep", "300"),
+            // stdout and stderr to /dev/null: the child must not hold our output pipe open.
+            List<SpawnFileAction> quiet = List.of(
+                    SpawnFileAction.open("/dev/null", 1, OpenFlags.O_WRONLY.intValue(), 0),
+                    SpawnFileAction.open("/dev/null", 2, OpenFlags.O_WRONLY.intValue(), 0));
+            long child = POSIXFactory.getNativePOSIX().posix_spawnp("sleep", quiet, List.of("sleep", "300"),
                     List.of("PATH=/usr/bin:/bin"));
             line += " child " + child;
         }

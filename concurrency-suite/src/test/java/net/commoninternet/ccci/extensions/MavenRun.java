@@ -8,7 +8,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A real {@code mvn test} of the recipe-suites module, started as a child process from the
@@ -18,6 +23,24 @@ import java.util.concurrent.TimeUnit;
 final class MavenRun {
 
     static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+
+    private static final Pattern STARTED = Pattern.compile(
+            "== ccci run (\\S+) \\(pid (\\d+)\\): .* app (\\S+), ABRA_DIR (\\S+) ==");
+
+    /** What a run says when it starts: {@code == ccci run <id> (pid <n>): ..., app <domain>, ABRA_DIR <dir> ==}. */
+    record Started(String runId, long pid, String domain, Path abraDir) {
+        static Started parse(String line) {
+            Matcher m = STARTED.matcher(line);
+            if (!m.find()) {
+                throw new AssertionError("not a run start line: " + line);
+            }
+            return new Started(m.group(1), Long.parseLong(m.group(2)), m.group(3), Path.of(m.group(4)));
+        }
+
+        String stack() {
+            return AppNaming.stackName(domain);
+        }
+    }
 
     final Process process;
     final Path log;
@@ -40,30 +63,38 @@ final class MavenRun {
         return new MavenRun(builder.start(), log);
     }
 
+    /** The default app lock directory: runs that deploy use it, so every process on the host agrees on which apps are live. */
+    static final Path LOCK_DIR = Path.of("/run/lock");
+
+    /**
+     * Leaves nothing of a test's run behind, whatever happened: the stack (if a failed run left
+     * one) and the lockfile. Only when no live run holds the domain's lock, so another run of the
+     * same domain is never touched.
+     */
+    static void removeLeftovers(String domain) throws Exception {
+        LockProbe.reapIfUnheld(AppDomainLock.path(LOCK_DIR, domain), () -> {
+            try (DockerEngine docker = DockerEngine.connect()) {
+                StackTeardown teardown = new StackTeardown(docker.client());
+                if (!teardown.leftovers(AppNaming.stackName(domain)).isEmpty()) {
+                    teardown.teardown(AppNaming.stackName(domain));
+                }
+            }
+        });
+    }
+
     int waitFor(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            kill();
             throw new AssertionError("mvn did not finish within " + timeout + "; output in " + log);
         }
         return process.exitValue();
     }
 
-    /** Waits until the run's output has a line containing {@code fragment} (the run reached that state). */
-    String awaitOutput(String fragment, Duration timeout) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (String line : output().lines().toList()) {
-                if (line.contains(fragment)) {
-                    return line;
-                }
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("mvn exited " + process.exitValue() + " before printing '" + fragment + "':\n" + output());
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-        throw new AssertionError("no '" + fragment + "' within " + timeout + ":\n" + output());
+    /** Kills a run still going (its descendants first), for a test's finally; never throws. */
+    void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        process.onExit().join();
     }
 
     /** SIGKILL to the whole process group, then waits until every process of it is gone. */
@@ -71,11 +102,40 @@ final class MavenRun {
         new ProcessBuilder("kill", "-KILL", "--", "-" + process.pid()).start().waitFor();
         process.waitFor();
         while (new ProcessBuilder("kill", "-0", "--", "-" + process.pid()).start().waitFor() == 0) {
-            TimeUnit.MILLISECONDS.sleep(50);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
         }
     }
 
     String output() throws IOException {
         return Files.readString(log, StandardCharsets.UTF_8);
+    }
+
+    /** The first line of the run's output containing {@code fragment}, waiting while the run may still print it. */
+    String awaitLine(String fragment, Duration timeout) throws IOException {
+        return awaitLine(log, fragment, timeout, process::isAlive);
+    }
+
+    /**
+     * The first line of {@code file} containing {@code fragment}, waiting for it as long as
+     * {@code writing} holds and {@code timeout} allows (the file is re-read: it is observed, not
+     * timed).
+     */
+    static String awaitLine(Path file, String fragment, Duration timeout, BooleanSupplier writing) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            boolean stillWriting = writing.getAsBoolean();
+            if (Files.exists(file)) {
+                Optional<String> line = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                        .filter(l -> l.contains(fragment)).findFirst();
+                if (line.isPresent()) {
+                    return line.get();
+                }
+            }
+            if (!stillWriting || System.nanoTime() > deadline) {
+                throw new AssertionError((stillWriting ? "no" : "writer gone and no") + " line with '" + fragment
+                        + "' in " + file + (Files.exists(file) ? ":\n" + Files.readString(file, StandardCharsets.UTF_8) : ""));
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
     }
 }

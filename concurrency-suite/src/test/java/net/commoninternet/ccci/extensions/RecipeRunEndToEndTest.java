@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,36 +27,43 @@ class RecipeRunEndToEndTest {
     Path sandbox;
 
     /**
-     * Runs that deploy use the host's real lock directory (the default, /run/lock): a janitor
-     * judges liveness by the locks in ITS lock directory, so every run on one host must share
-     * one, or each would see the others' live apps as orphans.
+     * Runs and abra dirs are sandboxed. A run that deploys uses the default app lock dir
+     * (/run/lock), so every process on the host, a janitor included, sees its app as live; runs
+     * that must fail before creating anything get a sandboxed one, to show it stays untouched.
      */
-    private Map<String, String> env() {
-        return Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
-                "ABRA_DIR", sandbox.resolve("abra").toString());
-    }
-
-    /** Runs that must fail before touching the host get a lock directory of their own to watch. */
-    private Map<String, String> sandboxedEnv() {
-        return Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
-                "CCCI_APP_LOCK_DIR", sandbox.resolve("locks").toString(),
-                "ABRA_DIR", sandbox.resolve("abra").toString());
+    private Map<String, String> env(boolean deploys) {
+        Map<String, String> env = new HashMap<>(Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString()));
+        if (!deploys) {
+            env.put("CCCI_APP_LOCK_DIR", sandbox.resolve("locks").toString());
+        }
+        return env;
     }
 
     @Test
     void customHtmlDeploysServesAndLeavesNothingOnTheSwarm() throws Exception {
-        MavenRun run = MavenRun.start(sandbox.resolve("mvn.log"), env(), "-Drecipe=custom-html", "-Dccci.run-id=e2e-ok");
+        // A PR of its own: no other run on the host (another checkout's tests, say) shares its app.
+        MavenRun run = MavenRun.start(sandbox.resolve("mvn.log"), env(true), "-Drecipe=custom-html",
+                "-Dccci.run-id=e2e-ok", "-Dccci.pr=3020");
 
         int exit = run.waitFor(Duration.ofMinutes(10));
         String output = run.output();
-
-        assertThat(exit).as(output).isZero();
         Matcher app = APP.matcher(output);
         assertThat(app.find()).as(output).isTrue();
-        String stack = AppNaming.stackName(app.group(1));
+        try {
+            assertRunPassedAndLeftNothing(exit, output, app.group(1));
+        } finally {
+            MavenRun.removeLeftovers(app.group(1));
+        }
+    }
+
+    private void assertRunPassedAndLeftNothing(int exit, String output, String domain) throws Exception {
+        assertThat(exit).as(output).isZero();
+        String stack = AppNaming.stackName(domain);
         Path xml = MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml");
         String report = Files.readString(xml, StandardCharsets.UTF_8);
-        assertThat(report).contains("name=\"custom-html &gt; install &gt; converged\"",
+        assertThat(report).contains("name=\"custom-html &gt; install &gt; deployed-once\"",
+                "name=\"custom-html &gt; install &gt; converged\"",
                 "name=\"custom-html &gt; install &gt; serves-http\"");
         assertThat(report).doesNotContain("<failure", "<error");
         try (DockerEngine docker = DockerEngine.connect()) {
@@ -66,14 +74,15 @@ class RecipeRunEndToEndTest {
         assertThat(abraDir.resolve("recipes/custom-html/compose.yml")).isRegularFile();
         assertThat(abraDir.resolve("servers")).isSymbolicLink().satisfies(
                 link -> assertThat(Files.readSymbolicLink(link)).isEqualTo(sandbox.resolve("abra/servers")));
-        assertThat(sandbox.resolve("abra/servers/default/" + app.group(1) + ".env")).doesNotExist();
+        assertThat(sandbox.resolve("abra/servers/default/" + domain + ".env")).doesNotExist();
+        assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, domain))).isFalse();
     }
 
     @Test
     void aRunKilledWithItsAppLiveIsReapedByTheNextRunBeforeItDeploys() throws Exception {
-        MavenRun killed = MavenRun.start(sandbox.resolve("killed.log"), env(), "-Drecipe=custom-html",
+        MavenRun killed = MavenRun.start(sandbox.resolve("killed.log"), env(true), "-Drecipe=custom-html",
                 "-Dccci.run-id=e2e-killed", "-Dccci.stages=install");
-        String converged = killed.awaitOutput("converged", Duration.ofMinutes(5));
+        String converged = killed.awaitLine("converged", Duration.ofMinutes(5));
         String stack = converged.replaceAll(".*stack (\\S+): converged.*", "$1");
 
         killed.killGroup();
@@ -81,7 +90,7 @@ class RecipeRunEndToEndTest {
         try (DockerEngine docker = DockerEngine.connect()) {
             assertThat(new StackTeardown(docker.client()).leftovers(stack)).as("SIGKILL leaves the app behind").isNotEmpty();
         }
-        MavenRun next = MavenRun.start(sandbox.resolve("next.log"), env(), "-Drecipe=custom-html",
+        MavenRun next = MavenRun.start(sandbox.resolve("next.log"), env(true), "-Drecipe=custom-html",
                 "-Dccci.run-id=e2e-next", "-Dccci.stages=install");
         assertThat(next.waitFor(Duration.ofMinutes(10))).as(next.output()).isZero();
 
@@ -109,7 +118,7 @@ class RecipeRunEndToEndTest {
     }
 
     private void assertFailsCleanly(String recipe, String sentence) throws Exception {
-        MavenRun run = MavenRun.start(sandbox.resolve("mvn.log"), sandboxedEnv(), "-Drecipe=" + recipe);
+        MavenRun run = MavenRun.start(sandbox.resolve("mvn.log"), env(false), "-Drecipe=" + recipe);
 
         int exit = run.waitFor(Duration.ofMinutes(5));
 

@@ -1,0 +1,43 @@
+package net.commoninternet.ccci.extensions;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every deploy of the run's app, whatever the driver, counted in the run's own state file
+ * (deploy-once: a run deploys exactly {@code 1 + cold dependencies} times). Counted before the
+ * driver runs: a deploy that fails half-way has still changed the stack.
+ */
+record CountedDeploys(AppDriver driver, RunState state) implements AppDriver {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CountedDeploys.class);
+
+    @Override
+    public App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abra) throws IOException, InterruptedException {
+        return driver.newApp(recipe, domain, recipeDir, abra);
+    }
+
+    @Override
+    public void deploy(App app) throws IOException, InterruptedException {
+        LOG.info("deploy {} of this run's app {}", state.countDeploy(), app.domain());
+        driver.deploy(app);
+    }
+
+    @Override
+    public String backup(App app) throws IOException, InterruptedException {
+        return driver.backup(app);
+    }
+
+    @Override
+    public void restore(App app, String snapshotId) throws IOException, InterruptedException {
+        driver.restore(app, snapshotId);
+    }
+
+    @Override
+    public List<String> remove(String domain) throws IOException, InterruptedException {
+        return driver.remove(domain);
+    }
+}
