@@ -21,6 +21,15 @@ interface AppDriver {
      */
     void deploy(App app) throws IOException, InterruptedException;
 
+    /**
+     * The upgrade: the app's tree has moved to the new head; redeploy it in place (what
+     * {@code abra app deploy -C -c} does after the checkout). Not a deploy in the deploy-once
+     * count: the app is not created again.
+     */
+    default void upgrade(App app) throws IOException, InterruptedException {
+        deploy(app);
+    }
+
     /** A backup of the app's backupbot paths; returns the snapshot id. */
     String backup(App app) throws IOException, InterruptedException;
 

@@ -2,14 +2,9 @@ package net.commoninternet.ccci.extensions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.model.Container;
-import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.Service;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -40,11 +35,6 @@ final class BackupBot {
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Duration CONVERGED_BEFORE_BACKUP = Duration.ofSeconds(300);
 
-    static final String BACKUP = "backupbot.backup";
-    static final String PATH = "backupbot.backup.path";
-    static final String PRE_HOOK = "backupbot.backup.pre-hook";
-    static final String POST_HOOK = "backupbot.backup.post-hook";
-    static final String RESTORE_POST_HOOK = "backupbot.restore.post-hook";
 
     /** A backup: restic's snapshot id and the host paths it holds. */
     record Snapshot(String id, List<String> paths) {
@@ -52,19 +42,16 @@ final class BackupBot {
 
     private final DockerEngine docker;
     private final ChildProcesses processes;
+    private final ContainerExec exec;
     private final Path repository;
     private final Path passwordFile;
 
     BackupBot(DockerEngine docker, ChildProcesses processes, Path backupDir) {
         this.docker = docker;
         this.processes = processes;
+        this.exec = new ContainerExec(docker.client());
         this.repository = backupDir.resolve("restic");
         this.passwordFile = backupDir.resolve("password");
-    }
-
-    /** Whether any service of the stack asks to be backed up. */
-    boolean capable(String stack) {
-        return !backedUpServices(stack).isEmpty();
     }
 
     /** Waits (bounded) for the stack to converge, runs the hooks, and snapshots every labelled path. */
@@ -73,14 +60,14 @@ final class BackupBot {
         if (!converged.converged()) {
             throw new IllegalStateException("backup of " + stack + " refused: the app is not converged: " + converged.describe());
         }
-        List<Service> services = backedUpServices(stack);
+        List<Service> services = BackupLabels.services(docker.client(), stack);
         if (services.isEmpty()) {
-            throw new IllegalStateException(stack + " has no service labelled " + BACKUP + "=true: nothing to back up.");
+            throw new IllegalStateException(stack + " has no service labelled " + BackupLabels.BACKUP + "=true: nothing to back up.");
         }
         List<String> hostPaths = new ArrayList<>();
         for (Service service : services) {
             String container = runningContainer(service);
-            hook(container, service, PRE_HOOK);
+            hook(container, service, BackupLabels.PRE_HOOK);
             hostPaths.addAll(hostPaths(service, container));
         }
         ensureRepository();
@@ -89,7 +76,7 @@ final class BackupBot {
         ChildProcesses.Result result = processes.run(command, null, resticEnv(), Duration.ofMinutes(30)).orThrow();
         String id = snapshotId(result.output());
         for (Service service : services) {
-            hook(runningContainer(service), service, POST_HOOK);
+            hook(runningContainer(service), service, BackupLabels.POST_HOOK);
         }
         LOG.info("backup of {}: snapshot {} of {}", stack, id, hostPaths);
         return new Snapshot(id, List.copyOf(hostPaths));
@@ -99,8 +86,8 @@ final class BackupBot {
     void restore(String stack, String snapshotId) throws IOException, InterruptedException {
         processes.run(List.of("restic", "restore", snapshotId, "--target", "/"), null, resticEnv(),
                 Duration.ofMinutes(30)).orThrow();
-        for (Service service : backedUpServices(stack)) {
-            hook(runningContainer(service), service, RESTORE_POST_HOOK);
+        for (Service service : BackupLabels.services(docker.client(), stack)) {
+            hook(runningContainer(service), service, BackupLabels.RESTORE_POST_HOOK);
         }
         LOG.info("restore of {}: snapshot {} restored", stack, snapshotId);
     }
@@ -124,18 +111,11 @@ final class BackupBot {
                 + resticJsonOutput.lines().limit(5).toList());
     }
 
-    private List<Service> backedUpServices(String stack) {
-        return docker.client().listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec().stream()
-                .filter(s -> "true".equals(labels(s).get(BACKUP)))
-                .sorted(Comparator.comparing(s -> s.getSpec().getName()))
-                .toList();
-    }
-
     /** The container paths to back up, as paths on the host (inside the volumes they are on). */
     private List<String> hostPaths(Service service, String container) {
         InspectContainerResponse inspect = docker.client().inspectContainerCmd(container).exec();
         List<InspectContainerResponse.Mount> mounts = inspect.getMounts() == null ? List.of() : inspect.getMounts();
-        String declared = labels(service).get(PATH);
+        String declared = BackupLabels.labels(service).get(BackupLabels.PATH);
         List<String> paths = new ArrayList<>();
         if (declared == null || declared.isBlank()) {
             mounts.stream().filter(m -> m.getName() != null && m.getSource() != null) // named volumes only, not binds
@@ -146,8 +126,8 @@ final class BackupBot {
             }
         }
         if (paths.isEmpty()) {
-            throw new IllegalStateException(service.getSpec().getName() + " has " + BACKUP + "=true but no volume:"
-                    + " add a volume, or a " + PATH + " label naming a path on one.");
+            throw new IllegalStateException(service.getSpec().getName() + " has " + BackupLabels.BACKUP + "=true but no volume:"
+                    + " add a volume, or a " + BackupLabels.PATH + " label naming a path on one.");
         }
         return paths;
     }
@@ -157,7 +137,7 @@ final class BackupBot {
                 .filter(m -> m.getDestination() != null && isUnder(containerPath, m.getDestination().getPath()))
                 .max(Comparator.comparingInt(m -> m.getDestination().getPath().length()));
         if (mount.isEmpty() || mount.get().getSource() == null) {
-            throw new IllegalStateException(PATH + " " + containerPath + " of " + service.getSpec().getName()
+            throw new IllegalStateException(BackupLabels.PATH + " " + containerPath + " of " + service.getSpec().getName()
                     + " is not on a volume, so it would not survive the container: mount a volume there.");
         }
         String rest = containerPath.substring(mount.get().getDestination().getPath().length());
@@ -169,35 +149,19 @@ final class BackupBot {
     }
 
     private String runningContainer(Service service) {
-        List<Container> containers = docker.client().listContainersCmd()
-                .withLabelFilter(Map.of("com.docker.swarm.service.name", service.getSpec().getName()))
-                .withStatusFilter(List.of("running")).exec();
-        if (containers.isEmpty()) {
-            throw new IllegalStateException("no running container of " + service.getSpec().getName() + " to back up");
-        }
-        return containers.get(0).getId();
+        return exec.runningContainer(service.getSpec().getName());
     }
 
     /** Runs the service's hook, if it has one, with {@code sh -c} in its container; non-zero fails the operation. */
     private void hook(String container, Service service, String label) throws InterruptedException {
-        String hook = labels(service).get(label);
+        String hook = BackupLabels.labels(service).get(label);
         if (hook == null || hook.isBlank()) {
             return;
         }
-        DockerClient client = docker.client();
-        String exec = client.execCreateCmd(container).withCmd("sh", "-c", hook)
-                .withAttachStdout(true).withAttachStderr(true).exec().getId();
-        StringBuilder output = new StringBuilder();
-        client.execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>() {
-            @Override
-            public void onNext(Frame frame) {
-                output.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
-            }
-        }).awaitCompletion();
-        Long exit = client.inspectExecCmd(exec).exec().getExitCodeLong();
-        if (exit == null || exit != 0) {
-            throw new IllegalStateException(label + " of " + service.getSpec().getName() + " exited " + exit + ": "
-                    + output.toString().strip());
+        ContainerExec.Result result = exec.sh(container, hook);
+        if (!result.ok()) {
+            throw new IllegalStateException(label + " of " + service.getSpec().getName() + " exited " + result.exitCode()
+                    + ": " + result.output());
         }
         LOG.info("{} of {} ran", label, service.getSpec().getName());
     }
@@ -220,7 +184,4 @@ final class BackupBot {
         return Map.of("RESTIC_REPOSITORY", repository.toString(), "RESTIC_PASSWORD_FILE", passwordFile.toString());
     }
 
-    private static Map<String, String> labels(Service service) {
-        return service.getSpec().getLabels() == null ? Map.of() : service.getSpec().getLabels();
-    }
 }

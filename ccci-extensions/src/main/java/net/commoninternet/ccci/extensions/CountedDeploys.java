@@ -26,6 +26,14 @@ record CountedDeploys(AppDriver driver, RunState state) implements AppDriver {
         driver.deploy(app);
     }
 
+    /** The in-place upgrade redeploys the same app: recorded in the op state, not in the deploy count. */
+    @Override
+    public void upgrade(App app) throws IOException, InterruptedException {
+        LOG.info("upgrade of this run's app {}: in-place redeploy of the new head", app.domain());
+        state.recordOperation("upgrade");
+        driver.upgrade(app);
+    }
+
     @Override
     public String backup(App app) throws IOException, InterruptedException {
         return driver.backup(app);

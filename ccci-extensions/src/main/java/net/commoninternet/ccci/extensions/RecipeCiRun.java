@@ -10,6 +10,7 @@ import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunLifecycle;
 import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.spi.Tier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +73,15 @@ public final class RecipeCiRun implements RunLifecycle {
             LOG.info("== ccci run {} (pid {}): recipe {} at {} (pr {}), app {}, ABRA_DIR {} ==",
                     settings.runId(), pid, run.recipe(), recipe.commit(), settings.pr(), domain, abraDir.root());
 
+            // UPGRADE deploys the base release first and moves the same tree to the head in place.
+            UpgradePlan upgrade = run.tiers().contains(Tier.UPGRADE) ? UpgradePlan.resolve(fetch, recipe)
+                    : UpgradePlan.notSelected(recipe.commit());
+            run.put(UpgradePlan.class, upgrade);
+            if (upgrade.base().isPresent()) {
+                fetch.moveTo(recipe.dir(), upgrade.base().get().text());
+                LOG.info("== upgrade plan: deploy {} first, then upgrade in place to {} ==", upgrade.base().get(), recipe.commit());
+            }
+
             // Held before the app exists, until this process dies: a janitor never sees the app unlocked.
             AppDomainLock.acquire(settings.appLockDir(), domain);
             AppDriver driver = new CountedDeploys(settings.driver().equals("abra")
@@ -82,7 +92,7 @@ public final class RecipeCiRun implements RunLifecycle {
                 extensions(run, RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
                 driver.deploy(app);
                 SwarmConvergence.Report converged = new SwarmConvergence(docker).await(app.stack(), DEPLOY_TIMEOUT);
-                run.put(Deployment.class, new Deployment(app, driver, docker, converged));
+                run.put(Deployment.class, new Deployment(app, driver, docker, children, converged));
                 tiers.run();
             } finally {
                 // Teardown must finish even when the run was stopped (SIGTERM, deadline): from

@@ -75,6 +75,33 @@ final class RecipeFetch {
         return new Fetched(target, commit, releases);
     }
 
+    /** Moves the tree to {@code ref} (a release tag or a commit). */
+    void moveTo(Path dir, String ref) throws IOException, InterruptedException {
+        git(dir, "checkout", "--quiet", ref);
+    }
+
+    /** The file at {@code ref} without checking it out, or empty if it does not exist there. */
+    Optional<String> show(Path dir, String ref, String file) throws IOException, InterruptedException {
+        ChildProcesses.Result result = processes.run(command(dir, "show", ref + ":" + file), null);
+        return result.ok() ? Optional.of(result.output()) : Optional.empty();
+    }
+
+    /**
+     * The release to upgrade from: for a head that is itself a release, the newest release
+     * older than it; for an untagged head (a PR), the newest release it descends from. Never the
+     * head's own commit: an upgrade from a version to itself proves nothing.
+     */
+    Optional<RecipeVersion> upgradeBase(Fetched tree) throws IOException, InterruptedException {
+        List<RecipeVersion> atHead = git(tree.dir(), "tag", "--points-at", "HEAD").output().lines()
+                .map(String::strip).map(RecipeVersion::parse).flatMap(Optional::stream).sorted().toList();
+        if (!atHead.isEmpty()) {
+            RecipeVersion head = atHead.get(atHead.size() - 1);
+            return tree.releases().stream().filter(v -> v.compareTo(head) < 0).max(RecipeVersion::compareTo);
+        }
+        ChildProcesses.Result described = processes.run(command(tree.dir(), "describe", "--tags", "--abbrev=0", "HEAD"), null);
+        return described.ok() ? RecipeVersion.parse(described.output().strip()) : Optional.empty();
+    }
+
     private void materialize(Path versions, Path target) throws IOException, InterruptedException {
         List<RecipeVersion> ordered;
         try (Stream<Path> entries = Files.list(versions)) {

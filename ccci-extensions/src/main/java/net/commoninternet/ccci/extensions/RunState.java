@@ -57,6 +57,11 @@ record RunState(Path deploys, Path opState, Path deps, Path depSkip) {
         return count;
     }
 
+    /** Appends an operation to the op-state file (one line each), for tier children and post-mortems. */
+    void recordOperation(String operation) throws IOException {
+        Files.writeString(opState, operation + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    }
+
     /** A normal end removes the files; a killed run's stay with its run folder. */
     void remove() throws IOException {
         for (Path file : List.of(deploys, opState, deps, depSkip)) {

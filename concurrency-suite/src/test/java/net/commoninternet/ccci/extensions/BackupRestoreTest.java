@@ -93,8 +93,8 @@ class BackupRestoreTest {
 
     @Test
     void aStackWithoutBackupLabelsIsNotBackupCapable() {
-        assertThat(bot.capable(STACK)).isTrue();
-        assertThat(bot.capable("ccci-no-such-stack")).isFalse();
+        assertThat(BackupLabels.capable(docker.client(), STACK)).isTrue();
+        assertThat(BackupLabels.capable(docker.client(), "ccci-no-such-stack")).isFalse();
     }
 
     /** Runs {@code sh -c} in the service's container; returns its trimmed stdout. */

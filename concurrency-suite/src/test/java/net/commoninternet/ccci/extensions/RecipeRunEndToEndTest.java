@@ -64,7 +64,12 @@ class RecipeRunEndToEndTest {
         String report = Files.readString(xml, StandardCharsets.UTF_8);
         assertThat(report).contains("name=\"custom-html &gt; install &gt; deployed-once\"",
                 "name=\"custom-html &gt; install &gt; converged\"",
-                "name=\"custom-html &gt; install &gt; serves-http\"");
+                "name=\"custom-html &gt; install &gt; serves-http\"",
+                "name=\"custom-html &gt; upgrade &gt; moved-to-head\"",
+                "name=\"custom-html &gt; backup &gt; snapshot-created\"",
+                "name=\"custom-html &gt; restore &gt; marker-restored\"",
+                "name=\"custom-html &gt; custom\"", "name=\"custom-html &gt; lint\"");
+        assertThat(report).contains("tests=\"14\"", "skipped=\"2\"");
         assertThat(report).doesNotContain("<failure", "<error");
         try (DockerEngine docker = DockerEngine.connect()) {
             assertThat(new StackTeardown(docker.client()).leftovers(stack)).isEmpty();
