@@ -66,6 +66,12 @@ final class LifetimeGuards implements AutoCloseable {
     private SignalHandler previousTerm;
     private Phase phase = Phase.RUNNING;
     private Cause cause;
+    /**
+     * The status a stop decided the process ends with (0: none). The stopper calls
+     * {@code System.exit} itself, but the run thread may finish its teardown and let a bare JVM
+     * end normally before that call is made: {@link #close()} ends the process with it as well.
+     */
+    private int exitStatus;
     private ChildProcesses children;
 
     private LifetimeGuards(Thread runThread, Duration deadline) {
@@ -130,16 +136,19 @@ final class LifetimeGuards implements AutoCloseable {
 
     /**
      * Ends the guarded run: a shutdown hook waiting on the teardown lets the JVM exit now, the
-     * JVM's own SIGTERM handling comes back.
+     * JVM's own SIGTERM handling comes back. After a SIGTERM or the deadline it does not return:
+     * the process ends with 143 or 142.
      *
-     * @throws RunStopped if SIGTERM or the deadline stopped the run, so it never reports success
+     * @throws RunStopped if a JVM shutdown begun elsewhere stopped the run, so it never reports success
      */
     @Override
     public void close() {
         Cause stoppedBy;
+        int status;
         synchronized (this) {
             phase = Phase.DONE;
             stoppedBy = cause;
+            status = exitStatus;
             notifyAll();
         }
         try {
@@ -154,6 +163,10 @@ final class LifetimeGuards implements AutoCloseable {
             if (active == this) {
                 active = null;
             }
+        }
+        if (status != 0) {
+            // Blocks until the halt if the stopper's own exit is already under way.
+            System.exit(status);
         }
         if (stoppedBy != null) {
             throw new RunStopped("the run was stopped by " + stoppedBy.text() + " and torn down");
@@ -206,6 +219,7 @@ final class LifetimeGuards implements AutoCloseable {
         }
         if (phase == Phase.RUNNING) {
             cause = why;
+            exitStatus = why == Cause.SIGTERM ? EXIT_SIGTERM : why == Cause.DEADLINE ? EXIT_DEADLINE : 0;
             phase = Phase.STOPPING;
             LOG.warn(why == Cause.DEADLINE
                     ? "== run exceeded " + describe(deadline) + " hard deadline — tearing down =="
@@ -218,6 +232,7 @@ final class LifetimeGuards implements AutoCloseable {
         }
         if (phase == Phase.TEARDOWN && cause == null && why == Cause.SIGTERM) {
             cause = why;
+            exitStatus = EXIT_SIGTERM;
             LOG.warn("== SIGTERM during teardown — the teardown goes on, then the process exits {} ==", EXIT_SIGTERM);
             return true;
         }
