@@ -1,6 +1,9 @@
 package net.commoninternet.ccci.engine;
 
 import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.Tier;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
@@ -12,6 +15,7 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
     static final String SEGMENT = "check";
 
     private final Check check;
+    private final Tier tier;
     private final String legacyName;
 
     /**
@@ -21,6 +25,7 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
     CheckDescriptor(UniqueId uniqueId, Check check, String recipe, String tier, TestSource anchor) {
         super(uniqueId, check.name(), check.source().orElse(anchor));
         this.check = check;
+        this.tier = Tier.fromId(tier).orElseThrow();
         this.legacyName = recipe + " > " + tier + " > " + check.name();
     }
 
@@ -32,6 +37,11 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
     @Override
     public String getLegacyReportingName() {
         return legacyName;
+    }
+
+    @Override
+    public void nodeFinished(CcciExecutionContext context, TestDescriptor descriptor, TestExecutionResult result) {
+        context.run().record().add(Outcomes.row(tier, check.name(), result));
     }
 
     @Override

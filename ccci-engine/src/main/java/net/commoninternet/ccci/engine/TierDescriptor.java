@@ -2,6 +2,9 @@ package net.commoninternet.ccci.engine;
 
 import java.util.Optional;
 import net.commoninternet.ccci.spi.RunExtension;
+import net.commoninternet.ccci.spi.RunRecord;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.TestExecutionResult;
 import net.commoninternet.ccci.spi.Tier;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.junit.platform.engine.TestSource;
@@ -64,6 +67,19 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
             throw t;
         }
         return context;
+    }
+
+    /** A tier-level row only when the tier itself did not pass (its checks report the rest). */
+    @Override
+    public void nodeFinished(CcciExecutionContext context, TestDescriptor descriptor, TestExecutionResult result) {
+        if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL || getChildren().isEmpty()) {
+            context.run().record().add(Outcomes.row(tier, null, result));
+        }
+    }
+
+    @Override
+    public void nodeSkipped(CcciExecutionContext context, TestDescriptor descriptor, SkipResult skip) {
+        context.run().record().add(new RunRecord.Row(tier, null, RunRecord.Status.SKIPPED, skip.getReason().orElse(null)));
     }
 
     @Override

@@ -20,6 +20,7 @@ public final class RunContext {
     private final Set<Tier> tiers;
     private final List<RunExtension> extensions;
     private final Map<Class<?>, Object> store = new ConcurrentHashMap<>();
+    private final RunRecord record = new RunRecord();
 
     public RunContext(RunSettings settings, Path recipeSource, Set<Tier> tiers, List<RunExtension> extensions) {
         this.settings = Objects.requireNonNull(settings);
@@ -44,6 +45,11 @@ public final class RunContext {
     /** The tiers this run will execute (after stage and unique-id selection), in run order. */
     public Set<Tier> tiers() {
         return tiers;
+    }
+
+    /** Every check's and tier's outcome so far, as the engine reported it. */
+    public RunRecord record() {
+        return record;
     }
 
     /** The registered extensions, in their declared order. */

@@ -13,6 +13,8 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.Tier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +77,18 @@ class EngineExecutionTest {
         results.testEvents().assertThatEvents().haveExactly(1,
                 event(test("upgrade"), skippedWithReason(r -> r.contains("no implementation"))));
         results.testEvents().assertStatistics(stats -> stats.skipped(1).succeeded(0).failed(0));
+    }
+
+    @Test
+    void theRunRecordHoldsEveryCheckAndEveryTierThatDidNotPassForTheLifecycleToReport() {
+        execute(selectClass(Anchor.class), "install,upgrade,lint");
+
+        assertThat(RecordingLifecycle.lastRecord).containsExactlyInAnyOrder(
+                new RunRecord.Row(Tier.INSTALL, "passes", RunRecord.Status.PASSED, null),
+                new RunRecord.Row(Tier.INSTALL, "fails", RunRecord.Status.FAILED, "planted failure"),
+                new RunRecord.Row(Tier.UPGRADE, null, RunRecord.Status.SKIPPED,
+                        "tier upgrade has no implementation on the class path (unver)"),
+                new RunRecord.Row(Tier.LINT, null, RunRecord.Status.FAILED, "lint operation broke"));
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunLifecycle;
+import net.commoninternet.ccci.spi.RunRecord;
 
 /**
  * Test double of the run lifecycle: deploys nothing, records what the engine asked of it,
@@ -13,6 +14,7 @@ import net.commoninternet.ccci.spi.RunLifecycle;
 public final class RecordingLifecycle implements RunLifecycle {
 
     static final List<String> EVENTS = new CopyOnWriteArrayList<>();
+    static volatile List<RunRecord.Row> lastRecord = List.of();
 
     @Override
     public void run(RunContext run, Tiers tiers) throws Exception {
@@ -20,6 +22,7 @@ public final class RecordingLifecycle implements RunLifecycle {
         try {
             tiers.run();
         } finally {
+            lastRecord = run.record().rows();
             EVENTS.add("teardown " + run.recipe());
         }
     }

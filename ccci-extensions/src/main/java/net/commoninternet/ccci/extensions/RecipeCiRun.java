@@ -87,8 +87,10 @@ public final class RecipeCiRun implements RunLifecycle {
             AppDriver driver = new CountedDeploys(settings.driver().equals("abra")
                     ? new AbraDriver(children, teardown, servers)
                     : new SwarmDriver(docker, children, runDir.resolve("backup"), servers), state);
+            App app = null;
+            boolean clean = false;
             try {
-                App app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
+                app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
                 extensions(run, RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
                 driver.deploy(app);
                 SwarmConvergence.Report converged = new SwarmConvergence(docker).await(app.stack(), DEPLOY_TIMEOUT);
@@ -100,14 +102,28 @@ public final class RecipeCiRun implements RunLifecycle {
                 guards.beginTeardown();
                 try {
                     List<String> left = driver.remove(domain);
-                    LOG.info("== teardown of {}: {} ==", domain, left.isEmpty() ? "clean" : "left " + left);
+                    clean = left.isEmpty();
+                    LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
                 } finally {
+                    writeResults(run, runDir, new RunResults.Run(run.recipe(), upgrade.headVersion().orElse(null),
+                            settings.pr(), recipe.commit(), settings.runId(), domain, run.tiers(), clean,
+                            app == null ? List.of() : app.secretValues().values()));
                     List<RunExtension.Teardown> last = new java.util.ArrayList<>(extensions(run, RunExtension.Teardown.class));
                     java.util.Collections.reverse(last);
                     last.forEach(e -> call(() -> e.teardown(run)));
                 }
             }
             state.remove();
+        }
+    }
+
+    /** results.json and the RUN SUMMARY describe the verdict; a failure to write them never changes it. */
+    private static void writeResults(RunContext run, Path runDir, RunResults.Run summary) {
+        try {
+            Path file = RunResults.write(runDir, summary, run.record());
+            LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), file));
+        } catch (Exception e) {
+            LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
         }
     }
 

@@ -70,6 +70,9 @@ class RecipeRunEndToEndTest {
                 "name=\"custom-html &gt; restore &gt; marker-restored\"",
                 "name=\"custom-html &gt; custom\"", "name=\"custom-html &gt; lint\"");
         assertThat(report).contains("tests=\"14\"", "skipped=\"2\"");
+        String results = Files.readString(sandbox.resolve("runs/e2e-ok/results.json"), StandardCharsets.UTF_8);
+        assertThat(results).contains("\"level\" : 3", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
+        assertThat(output).contains("== RUN SUMMARY ==", "level 3: install pass, upgrade pass, backup_restore pass");
         assertThat(report).doesNotContain("<failure", "<error");
         try (DockerEngine docker = DockerEngine.connect()) {
             assertThat(new StackTeardown(docker.client()).leftovers(stack)).isEmpty();

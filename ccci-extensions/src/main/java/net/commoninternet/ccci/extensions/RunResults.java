@@ -1,0 +1,187 @@
+package net.commoninternet.ccci.extensions;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.RunRecord.Row;
+import net.commoninternet.ccci.spi.RunRecord.Status;
+import net.commoninternet.ccci.spi.Tier;
+
+/**
+ * A run's results from its record: each rung's verdict, the level, {@code results.json} and the
+ * {@code RUN SUMMARY} block. Rungs: install(1) upgrade(2) backup_restore(3) functional(4)
+ * lint(5), each pass|fail|skip|unver; the level is the highest passing rung with every rung below
+ * it pass or skip. Results describe the verdict; they never change it.
+ */
+final class RunResults {
+
+    enum Rung { INSTALL, UPGRADE, BACKUP_RESTORE, FUNCTIONAL, LINT }
+
+    enum Verdict { PASS, FAIL, SKIP, UNVER }
+
+    private static final String STRUCTURAL = "structural skip";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** What the run knew of itself, for the results (all strings may be null when unknown). */
+    record Run(String recipe, String version, int pr, String ref, String runId, String domain, Set<Tier> stages,
+               boolean cleanTeardown, Collection<String> secretValues) {
+    }
+
+    private RunResults() {
+    }
+
+    static Verdict tier(List<Row> rows, Tier tier) {
+        List<Row> mine = rows.stream().filter(r -> r.tier() == tier).toList();
+        if (mine.isEmpty()) {
+            return Verdict.UNVER;
+        }
+        if (mine.stream().anyMatch(r -> r.status() == Status.FAILED)) {
+            return Verdict.FAIL;
+        }
+        if (mine.stream().anyMatch(r -> r.status() == Status.SKIPPED)) {
+            return mine.stream().allMatch(r -> r.message() != null && r.message().startsWith(STRUCTURAL))
+                    ? Verdict.SKIP : Verdict.UNVER;
+        }
+        return Verdict.PASS;
+    }
+
+    static Map<Rung, Verdict> rungs(List<Row> rows) {
+        Map<Rung, Verdict> rungs = new EnumMap<>(Rung.class);
+        rungs.put(Rung.INSTALL, tier(rows, Tier.INSTALL));
+        rungs.put(Rung.UPGRADE, tier(rows, Tier.UPGRADE));
+        rungs.put(Rung.BACKUP_RESTORE, combine(tier(rows, Tier.BACKUP), tier(rows, Tier.RESTORE)));
+        rungs.put(Rung.FUNCTIONAL, tier(rows, Tier.CUSTOM));
+        rungs.put(Rung.LINT, tier(rows, Tier.LINT));
+        return rungs;
+    }
+
+    private static Verdict combine(Verdict a, Verdict b) {
+        if (a == Verdict.FAIL || b == Verdict.FAIL) {
+            return Verdict.FAIL;
+        }
+        if (a == Verdict.UNVER || b == Verdict.UNVER) {
+            return Verdict.UNVER;
+        }
+        return a == Verdict.SKIP && b == Verdict.SKIP ? Verdict.SKIP : Verdict.PASS;
+    }
+
+    /** The highest passing rung with every rung below it pass or skip; 0 if none. */
+    static int level(Map<Rung, Verdict> rungs) {
+        int level = 0;
+        for (Rung rung : Rung.values()) {
+            Verdict verdict = rungs.get(rung);
+            if (verdict == Verdict.PASS) {
+                level = rung.ordinal() + 1;
+            } else if (verdict != Verdict.SKIP) {
+                break;
+            }
+        }
+        return level;
+    }
+
+    /** Writes results.json atomically into {@code runDir}; returns its path. */
+    static Path write(Path runDir, Run run, RunRecord record) throws IOException {
+        List<Row> rows = record.rows();
+        Map<Rung, Verdict> rungs = rungs(rows);
+        Map<String, Object> results = new LinkedHashMap<>();
+        results.put("recipe", run.recipe());
+        results.put("version", run.version());
+        results.put("pr", run.pr());
+        results.put("ref", run.ref());
+        results.put("run_id", run.runId());
+        results.put("domain", run.domain());
+        results.put("stages", run.stages().stream().map(Tier::id).toList());
+        results.put("tests", rows.stream().map(RunResults::row).toList());
+        results.put("rungs", rungs.entrySet().stream().collect(Collectors.toMap(
+                e -> e.getKey().name().toLowerCase(Locale.ROOT), e -> e.getValue().name().toLowerCase(Locale.ROOT),
+                (a, b) -> a, LinkedHashMap::new)));
+        results.put("level", level(rungs));
+        results.put("skips", rows.stream().filter(r -> r.status() == Status.SKIPPED).map(RunResults::row).toList());
+        results.put("customization", Map.of());
+        Map<String, Object> flags = new LinkedHashMap<>();
+        flags.put("clean_teardown", run.cleanTeardown());
+        flags.put("no_secret_leak", true);
+        results.put("flags", flags);
+        byte[] json = JSON.writeValueAsBytes(results);
+        flags.put("no_secret_leak", !leaks(runDir, new String(json, StandardCharsets.UTF_8), run.secretValues()));
+        json = JSON.writeValueAsBytes(results);
+        Files.createDirectories(runDir);
+        Path file = runDir.resolve("results.json");
+        Path next = runDir.resolve("results.json.next");
+        Files.write(next, json);
+        Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return file;
+    }
+
+    /** The RUN SUMMARY block for the end of the log. */
+    static String summary(Run run, RunRecord record, Path resultsFile) {
+        Map<Rung, Verdict> rungs = rungs(record.rows());
+        List<String> lines = new ArrayList<>();
+        lines.add("== RUN SUMMARY ==");
+        lines.add("recipe " + run.recipe() + " " + (run.version() == null ? "" : run.version() + " ") + "(pr " + run.pr()
+                + ", ref " + run.ref() + "), run " + run.runId() + ", app " + run.domain());
+        lines.add("level " + level(rungs) + ": " + rungs.entrySet().stream()
+                .map(e -> e.getKey().name().toLowerCase(Locale.ROOT) + " " + e.getValue().name().toLowerCase(Locale.ROOT))
+                .collect(Collectors.joining(", ")));
+        record.rows().stream().filter(r -> r.status() != Status.PASSED).forEach(r -> lines.add("  " + r.tier().id()
+                + (r.check() == null ? "" : " > " + r.check()) + ": " + r.status().name().toLowerCase(Locale.ROOT)
+                + (r.message() == null ? "" : " — " + r.message().lines().findFirst().orElse(""))));
+        lines.add("clean_teardown " + run.cleanTeardown() + "; results " + resultsFile);
+        lines.add("== END RUN SUMMARY ==");
+        return String.join(System.lineSeparator(), lines);
+    }
+
+    private static Map<String, Object> row(Row row) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("tier", row.tier().id());
+        out.put("check", row.check());
+        out.put("status", row.status().name().toLowerCase(Locale.ROOT));
+        out.put("message", row.message());
+        return out;
+    }
+
+    /**
+     * Whether any of the app's generated secret values appears in the results or in a text file
+     * of the run folder (the backup repository, encrypted, is not read).
+     */
+    static boolean leaks(Path runDir, String results, Collection<String> secrets) throws IOException {
+        if (secrets.isEmpty()) {
+            return false;
+        }
+        if (secrets.stream().anyMatch(results::contains)) {
+            return true;
+        }
+        if (!Files.isDirectory(runDir)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.walk(runDir)) {
+            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)
+                    .filter(f -> !f.startsWith(runDir.resolve("backup")))
+                    .filter(f -> !f.startsWith(runDir.resolve("abra")))::iterator) {
+                if (Files.size(file) > 1_000_000) {
+                    continue;
+                }
+                String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+                if (secrets.stream().anyMatch(text::contains)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,91 @@
+package net.commoninternet.ccci.extensions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import net.commoninternet.ccci.extensions.RunResults.Rung;
+import net.commoninternet.ccci.extensions.RunResults.Verdict;
+import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.RunRecord.Row;
+import net.commoninternet.ccci.spi.RunRecord.Status;
+import net.commoninternet.ccci.spi.Tier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunResultsTest {
+
+    @TempDir
+    Path runDir;
+
+    private static Row pass(Tier tier) {
+        return new Row(tier, "check", Status.PASSED, null);
+    }
+
+    @Test
+    void levelIsTheHighestPassingRungWithEveryRungBelowPassOrSkip() {
+        assertThat(RunResults.level(Map.of(Rung.INSTALL, Verdict.PASS, Rung.UPGRADE, Verdict.SKIP,
+                Rung.BACKUP_RESTORE, Verdict.PASS, Rung.FUNCTIONAL, Verdict.UNVER, Rung.LINT, Verdict.PASS))).isEqualTo(3);
+        assertThat(RunResults.level(Map.of(Rung.INSTALL, Verdict.FAIL, Rung.UPGRADE, Verdict.PASS,
+                Rung.BACKUP_RESTORE, Verdict.PASS, Rung.FUNCTIONAL, Verdict.PASS, Rung.LINT, Verdict.PASS))).isZero();
+        assertThat(RunResults.level(Map.of(Rung.INSTALL, Verdict.PASS, Rung.UPGRADE, Verdict.PASS,
+                Rung.BACKUP_RESTORE, Verdict.PASS, Rung.FUNCTIONAL, Verdict.PASS, Rung.LINT, Verdict.PASS))).isEqualTo(5);
+        assertThat(RunResults.level(Map.of(Rung.INSTALL, Verdict.SKIP, Rung.UPGRADE, Verdict.SKIP,
+                Rung.BACKUP_RESTORE, Verdict.SKIP, Rung.FUNCTIONAL, Verdict.SKIP, Rung.LINT, Verdict.SKIP))).isZero();
+    }
+
+    @Test
+    void tierVerdictsDistinguishStructuralSkipsFromUnverifiedTiers() {
+        List<Row> rows = List.of(pass(Tier.INSTALL), new Row(Tier.INSTALL, "other", Status.FAILED, "boom"),
+                new Row(Tier.UPGRADE, null, Status.SKIPPED, "structural skip: no release older than the head"),
+                new Row(Tier.CUSTOM, null, Status.SKIPPED, "tier custom has no implementation on the class path (unver)"),
+                pass(Tier.BACKUP));
+
+        Map<Rung, Verdict> rungs = RunResults.rungs(rows);
+
+        assertThat(rungs).containsEntry(Rung.INSTALL, Verdict.FAIL).containsEntry(Rung.UPGRADE, Verdict.SKIP)
+                .containsEntry(Rung.FUNCTIONAL, Verdict.UNVER).containsEntry(Rung.LINT, Verdict.UNVER)
+                .containsEntry(Rung.BACKUP_RESTORE, Verdict.UNVER);
+    }
+
+    @Test
+    void resultsJsonCarriesTheRunTheRowsTheRungsTheLevelAndTheFlags() throws Exception {
+        RunRecord record = new RunRecord();
+        record.add(pass(Tier.INSTALL));
+        record.add(new Row(Tier.UPGRADE, null, Status.SKIPPED, "structural skip: no release older than the head"));
+        RunResults.Run run = new RunResults.Run("demo", "1.0.0+1", 7, "abc123", "42", "demo-abcdef.ci.commoninternet.net",
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), true, List.of("s3cret-value-xyz"));
+
+        Path file = RunResults.write(runDir, run, record);
+
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertThat(json.get("recipe").asText()).isEqualTo("demo");
+        assertThat(json.get("pr").asInt()).isEqualTo(7);
+        assertThat(json.get("run_id").asText()).isEqualTo("42");
+        assertThat(json.get("level").asInt()).isEqualTo(1);
+        assertThat(json.get("rungs").get("upgrade").asText()).isEqualTo("skip");
+        assertThat(json.get("tests")).hasSize(2);
+        assertThat(json.get("skips").get(0).get("message").asText()).startsWith("structural skip");
+        assertThat(json.get("flags").get("clean_teardown").asBoolean()).isTrue();
+        assertThat(json.get("flags").get("no_secret_leak").asBoolean()).isTrue();
+        assertThat(Files.readString(file)).doesNotContain("s3cret-value-xyz");
+        assertThat(runDir.resolve("results.json.next")).doesNotExist();
+    }
+
+    @Test
+    void aSecretPlantedInAnArtifactOfTheRunIsCaught() throws Exception {
+        Files.createDirectories(runDir.resolve("logs"));
+        Files.writeString(runDir.resolve("logs/install.log"), "db password is s3cret-value-xyz\n");
+        RunResults.Run run = new RunResults.Run("demo", null, 0, "abc", "1", "d", EnumSet.of(Tier.INSTALL), true,
+                List.of("s3cret-value-xyz"));
+
+        Path file = RunResults.write(runDir, run, new RunRecord());
+
+        assertThat(new ObjectMapper().readTree(file.toFile()).get("flags").get("no_secret_leak").asBoolean()).isFalse();
+    }
+}
