@@ -116,6 +116,32 @@ class RecipeRunEndToEndTest {
     }
 
     @Test
+    void theBrokenCanaryComesOutRedOnTheUpgradeRungAndStillLeavesNothing() throws Exception {
+        MavenRun run = MavenRun.start(sandbox.resolve("canary.log"), env(true), "-Drecipe=custom-html-broken",
+                "-Dccci.run-id=e2e-canary", "-Dccci.pr=3021");
+
+        int exit = run.waitFor(Duration.ofMinutes(10));
+        String output = run.output();
+        Matcher app = APP.matcher(output);
+        assertThat(app.find()).as(output).isTrue();
+        try {
+            assertThat(exit).as("a broken recipe must never pass").isNotZero();
+            String report = Files.readString(MavenRun.ROOT.resolve(
+                    "recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml"));
+            assertThat(report).contains("failures=\"1\"",
+                    "name=\"custom-html-broken &gt; upgrade &gt; moved-to-head\"");
+            assertThat(output).contains("level 1: install pass, upgrade fail");
+            String results = Files.readString(sandbox.resolve("runs/e2e-canary/results.json"), StandardCharsets.UTF_8);
+            assertThat(results).contains("\"level\" : 1", "\"upgrade\" : \"fail\"", "\"clean_teardown\" : true");
+            try (DockerEngine docker = DockerEngine.connect()) {
+                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(app.group(1)))).isEmpty();
+            }
+        } finally {
+            MavenRun.removeLeftovers(app.group(1));
+        }
+    }
+
+    @Test
     void unknownRecipeFailsAtOnceWithOneSentenceAndCreatesNothing() throws Exception {
         assertFailsCleanly("does-not-exist", "recipe 'does-not-exist' not found");
     }

@@ -1,0 +1,1 @@
+# custom-html exports no config versions
