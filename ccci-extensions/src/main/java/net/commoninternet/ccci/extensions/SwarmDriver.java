@@ -1,5 +1,8 @@
 package net.commoninternet.ccci.extensions;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.model.SecretSpec;
 import java.io.IOException;
@@ -27,6 +30,7 @@ import org.slf4j.LoggerFactory;
 final class SwarmDriver implements AppDriver {
 
     private static final Logger LOG = LoggerFactory.getLogger(SwarmDriver.class);
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     static final String SERVER = "default";
     private static final Pattern SECRET_VERSION = Pattern.compile("SECRET_([A-Z0-9_]+)_VERSION");
     private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -93,8 +97,52 @@ final class SwarmDriver implements AppDriver {
             command.add(compose);
         }
         command.add(app.stack());
+        requireImages(app);
         LOG.info("deploying {} ({})", app.stack(), String.join(" ", command.subList(3, command.size())));
         processes.run(command, app.recipeDir(), app.deployEnv(), Duration.ofMinutes(5)).orThrow();
+    }
+
+    /**
+     * Every image the app's final compose config names is on this host, or pulled now; else one
+     * sentence naming the image. Reading the config ({@code docker stack config}: merged and
+     * interpolated, as the deploy will see it) also stops a compose file that does not parse
+     * before anything is deployed.
+     */
+    void requireImages(App app) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("docker", "stack", "config"));
+        for (String compose : composeFiles(app)) {
+            command.add("-c");
+            command.add(compose);
+        }
+        ChildProcesses.Result config = processes.run(command, app.recipeDir(), app.deployEnv(), Duration.ofMinutes(1));
+        if (!config.ok()) {
+            throw new IOException("the compose files of " + app.recipe() + " (" + String.join(", ", composeFiles(app))
+                    + ") do not parse: " + config.output().strip() + " — fix the recipe's compose file.");
+        }
+        JsonNode services = YAML.readTree(config.output()).path("services");
+        for (Map.Entry<String, JsonNode> service : (Iterable<Map.Entry<String, JsonNode>>) services::fields) {
+            String image = service.getValue().path("image").asText("");
+            if (!image.isEmpty() && !present(image)) {
+                throw new IllegalStateException("image " + image + " of service " + service.getKey() + " is not on this host"
+                        + " and could not be pulled: build or load it first (scripts/setup-local-swarm builds the"
+                        + " bundled recipes' images).");
+            }
+        }
+    }
+
+    private boolean present(String image) throws InterruptedException {
+        try {
+            docker.client().inspectImageCmd(image).exec();
+            return true;
+        } catch (com.github.dockerjava.api.exception.NotFoundException e) {
+            try {
+                LOG.info("image {} not on this host: pulling", image);
+                return docker.client().pullImageCmd(image).start().awaitCompletion(2, java.util.concurrent.TimeUnit.MINUTES);
+            } catch (RuntimeException pullFailed) {
+                LOG.warn("pulling {} failed: {}", image, pullFailed.getMessage());
+                return false;
+            }
+        }
     }
 
     @Override
