@@ -116,6 +116,29 @@ class RecipeRunEndToEndTest {
     }
 
     @Test
+    void aTwoServiceRecipeWithASecretAHealthcheckAndStopFirstUpdatesReachesLevelThree() throws Exception {
+        MavenRun run = MavenRun.start(sandbox.resolve("notes.log"), env(true), "-Drecipe=notes-demo",
+                "-Dccci.run-id=e2e-notes", "-Dccci.pr=3022");
+
+        int exit = run.waitFor(Duration.ofMinutes(10));
+        String output = run.output();
+        Matcher app = APP.matcher(output);
+        assertThat(app.find()).as(output).isTrue();
+        try {
+            assertThat(exit).as(output).isZero();
+            assertThat(output).contains("1 secret(s) generated",
+                    "level 3: install pass, upgrade pass, backup_restore pass");
+            String results = Files.readString(sandbox.resolve("runs/e2e-notes/results.json"), StandardCharsets.UTF_8);
+            assertThat(results).contains("\"level\" : 3", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
+            try (DockerEngine docker = DockerEngine.connect()) {
+                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(app.group(1)))).isEmpty();
+            }
+        } finally {
+            MavenRun.removeLeftovers(app.group(1));
+        }
+    }
+
+    @Test
     void theBrokenCanaryComesOutRedOnTheUpgradeRungAndStillLeavesNothing() throws Exception {
         MavenRun run = MavenRun.start(sandbox.resolve("canary.log"), env(true), "-Drecipe=custom-html-broken",
                 "-Dccci.run-id=e2e-canary", "-Dccci.pr=3021");

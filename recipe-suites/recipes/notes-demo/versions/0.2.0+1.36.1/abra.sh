@@ -1,0 +1,1 @@
+# notes-demo exports no config versions
