@@ -74,8 +74,7 @@ public final class RecipeCiRun implements RunLifecycle {
                     settings.runId(), pid, run.recipe(), recipe.commit(), settings.pr(), domain, abraDir.root());
 
             // UPGRADE deploys the base release first and moves the same tree to the head in place.
-            UpgradePlan upgrade = run.tiers().contains(Tier.UPGRADE) ? UpgradePlan.resolve(fetch, recipe)
-                    : UpgradePlan.notSelected(recipe.commit());
+            UpgradePlan upgrade = UpgradePlan.resolve(fetch, recipe, run.tiers().contains(Tier.UPGRADE));
             run.put(UpgradePlan.class, upgrade);
             if (upgrade.base().isPresent()) {
                 fetch.moveTo(recipe.dir(), upgrade.base().get().text());

@@ -92,14 +92,18 @@ final class RecipeFetch {
      * head's own commit: an upgrade from a version to itself proves nothing.
      */
     Optional<RecipeVersion> upgradeBase(Fetched tree) throws IOException, InterruptedException {
-        List<RecipeVersion> atHead = git(tree.dir(), "tag", "--points-at", "HEAD").output().lines()
-                .map(String::strip).map(RecipeVersion::parse).flatMap(Optional::stream).sorted().toList();
-        if (!atHead.isEmpty()) {
-            RecipeVersion head = atHead.get(atHead.size() - 1);
-            return tree.releases().stream().filter(v -> v.compareTo(head) < 0).max(RecipeVersion::compareTo);
+        Optional<RecipeVersion> atHead = releaseAtHead(tree);
+        if (atHead.isPresent()) {
+            return tree.releases().stream().filter(v -> v.compareTo(atHead.get()) < 0).max(RecipeVersion::compareTo);
         }
         ChildProcesses.Result described = processes.run(command(tree.dir(), "describe", "--tags", "--abbrev=0", "HEAD"), null);
         return described.ok() ? RecipeVersion.parse(described.output().strip()) : Optional.empty();
+    }
+
+    /** The newest release tag on the head commit, if the head is a release. */
+    Optional<RecipeVersion> releaseAtHead(Fetched tree) throws IOException, InterruptedException {
+        return git(tree.dir(), "tag", "--points-at", tree.commit()).output().lines()
+                .map(String::strip).map(RecipeVersion::parse).flatMap(Optional::stream).max(RecipeVersion::compareTo);
     }
 
     private void materialize(Path versions, Path target) throws IOException, InterruptedException {

@@ -53,6 +53,10 @@ final class RunResults {
         if (mine.stream().anyMatch(r -> r.status() == Status.FAILED)) {
             return Verdict.FAIL;
         }
+        if (mine.stream().anyMatch(r -> r.status() == Status.SKIPPED && r.message() != null
+                && r.message().startsWith(LintTier.FINDING))) {
+            return Verdict.FAIL; // verdict-neutral for the run, but the lint rung did not pass
+        }
         if (mine.stream().anyMatch(r -> r.status() == Status.SKIPPED)) {
             return mine.stream().allMatch(r -> r.message() != null && r.message().startsWith(STRUCTURAL))
                     ? Verdict.SKIP : Verdict.UNVER;

@@ -11,19 +11,23 @@ import java.util.regex.Pattern;
  * (what the deployed app must show once upgraded). Without a base the UPGRADE tier is a
  * structural skip with {@code reason}.
  */
-record UpgradePlan(Optional<RecipeVersion> base, String headCommit, Optional<String> headVersion, String reason) {
+record UpgradePlan(Optional<RecipeVersion> base, String headCommit, Optional<String> headVersion,
+                   Optional<String> headRelease, String reason) {
 
     private static final Pattern VERSION_LABEL = Pattern.compile("coop-cloud\\.\\$\\{STACK_NAME}\\.version=([^\"'\\s]+)");
 
-    static UpgradePlan notSelected(String headCommit) {
-        return new UpgradePlan(Optional.empty(), headCommit, Optional.empty(), "upgrade not selected");
-    }
-
-    static UpgradePlan resolve(RecipeFetch fetch, RecipeFetch.Fetched tree) throws IOException, InterruptedException {
+    /**
+     * The head's version label and release tag, always; a base only when {@code upgrade} is
+     * selected. Called while the tree is still at the head.
+     */
+    static UpgradePlan resolve(RecipeFetch fetch, RecipeFetch.Fetched tree, boolean upgrade)
+            throws IOException, InterruptedException {
         Optional<String> headVersion = fetch.show(tree.dir(), tree.commit(), "compose.yml").flatMap(UpgradePlan::versionLabel);
-        Optional<RecipeVersion> base = fetch.upgradeBase(tree);
-        return new UpgradePlan(base, tree.commit(), headVersion,
-                base.isPresent() ? "upgrade from " + base.get() : "no release older than the head to upgrade from");
+        Optional<String> headRelease = fetch.releaseAtHead(tree).map(RecipeVersion::text);
+        Optional<RecipeVersion> base = upgrade ? fetch.upgradeBase(tree) : Optional.empty();
+        String reason = !upgrade ? "upgrade not selected"
+                : base.isPresent() ? "upgrade from " + base.get() : "no release older than the head to upgrade from";
+        return new UpgradePlan(base, tree.commit(), headVersion, headRelease, reason);
     }
 
     static Optional<String> versionLabel(String compose) {

@@ -54,6 +54,14 @@ class RunResultsTest {
     }
 
     @Test
+    void aLintFindingFailsTheLintRungWithoutFailingAnyCheck() {
+        List<Row> rows = List.of(pass(Tier.INSTALL), new Row(Tier.LINT, "compose-parses", Status.PASSED, null),
+                new Row(Tier.LINT, "healthchecks", Status.SKIPPED, LintTier.FINDING + "services without a healthcheck: app"));
+
+        assertThat(RunResults.rungs(rows)).containsEntry(Rung.LINT, Verdict.FAIL);
+    }
+
+    @Test
     void resultsJsonCarriesTheRunTheRowsTheRungsTheLevelAndTheFlags() throws Exception {
         RunRecord record = new RunRecord();
         record.add(pass(Tier.INSTALL));

@@ -68,10 +68,12 @@ class RecipeRunEndToEndTest {
                 "name=\"custom-html &gt; upgrade &gt; moved-to-head\"",
                 "name=\"custom-html &gt; backup &gt; snapshot-created\"",
                 "name=\"custom-html &gt; restore &gt; marker-restored\"",
-                "name=\"custom-html &gt; custom\"", "name=\"custom-html &gt; lint\"");
-        assertThat(report).contains("tests=\"14\"", "skipped=\"2\"");
+                "name=\"custom-html &gt; custom\"", "name=\"custom-html &gt; lint &gt; healthchecks\"");
+        // custom (no implementation) and one verdict-neutral lint finding (no healthcheck) are skips.
+        assertThat(report).contains("tests=\"20\"", "skipped=\"2\"", "failures=\"0\"");
         String results = Files.readString(sandbox.resolve("runs/e2e-ok/results.json"), StandardCharsets.UTF_8);
-        assertThat(results).contains("\"level\" : 3", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
+        assertThat(results).contains("\"level\" : 3", "\"clean_teardown\" : true", "\"no_secret_leak\" : true",
+                "\"lint\" : \"fail\"");
         assertThat(output).contains("== RUN SUMMARY ==", "level 3: install pass, upgrade pass, backup_restore pass");
         assertThat(report).doesNotContain("<failure", "<error");
         try (DockerEngine docker = DockerEngine.connect()) {
