@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import net.commoninternet.ccci.spi.RecipeCustomization;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunLifecycle;
 import net.commoninternet.ccci.spi.Tier;
@@ -19,11 +20,14 @@ final class Plugins {
     private final List<RunLifecycle> lifecycles;
     private final Map<Tier, TierPlugin> tiers;
     private final List<RunExtension> extensions;
+    private final Map<String, RecipeCustomization> customizations;
 
-    private Plugins(List<RunLifecycle> lifecycles, Map<Tier, TierPlugin> tiers, List<RunExtension> extensions) {
+    private Plugins(List<RunLifecycle> lifecycles, Map<Tier, TierPlugin> tiers, List<RunExtension> extensions,
+            Map<String, RecipeCustomization> customizations) {
         this.lifecycles = lifecycles;
         this.tiers = tiers;
         this.extensions = extensions;
+        this.customizations = customizations;
     }
 
     static Plugins load(ClassLoader loader) {
@@ -40,7 +44,15 @@ final class Plugins {
         List<RunExtension> extensions = new ArrayList<>();
         ServiceLoader.load(RunExtension.class, loader).forEach(extensions::add);
         extensions.sort(Comparator.comparingInt(RunExtension::order).thenComparing(e -> e.getClass().getName()));
-        return new Plugins(List.copyOf(lifecycles), tiers, List.copyOf(extensions));
+        Map<String, RecipeCustomization> customizations = new java.util.HashMap<>();
+        for (RecipeCustomization customization : ServiceLoader.load(RecipeCustomization.class, loader)) {
+            RecipeCustomization previous = customizations.putIfAbsent(customization.recipe(), customization);
+            if (previous != null) {
+                throw new JUnitException("two customizations of recipe " + customization.recipe() + ": "
+                        + previous.getClass().getName() + " and " + customization.getClass().getName() + "; keep one.");
+            }
+        }
+        return new Plugins(List.copyOf(lifecycles), tiers, List.copyOf(extensions), Map.copyOf(customizations));
     }
 
     RunLifecycle lifecycle() {
@@ -54,6 +66,10 @@ final class Plugins {
 
     Optional<TierPlugin> tier(Tier tier) {
         return Optional.ofNullable(tiers.get(tier));
+    }
+
+    Optional<RecipeCustomization> customization(String recipe) {
+        return Optional.ofNullable(customizations.get(recipe));
     }
 
     List<RunExtension> extensions() {

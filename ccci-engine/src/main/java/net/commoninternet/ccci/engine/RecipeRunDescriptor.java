@@ -3,6 +3,7 @@ package net.commoninternet.ccci.engine;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
+import net.commoninternet.ccci.spi.CiKeys;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.Tier;
@@ -22,11 +23,13 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
 
     private final RunSettings settings;
     private final Path recipeSource;
+    private final CiKeys keys;
 
-    RecipeRunDescriptor(UniqueId uniqueId, RunSettings settings, Path recipeSource, TestSource source) {
+    RecipeRunDescriptor(UniqueId uniqueId, RunSettings settings, Path recipeSource, TestSource source, CiKeys keys) {
         super(uniqueId, settings.recipe(), source);
         this.settings = settings;
         this.recipeSource = recipeSource;
+        this.keys = keys;
     }
 
     @Override
@@ -47,6 +50,7 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
     @Override
     public void around(CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) throws Exception {
         RunContext run = new RunContext(settings, recipeSource, tiers(), context.plugins().extensions());
+        run.put(CiKeys.class, keys);
         context.plugins().lifecycle().run(run, () -> invocation.invoke(context.withRun(run)));
     }
 }

@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import net.commoninternet.ccci.spi.CiKeys;
 import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.RecipeCustomization;
 import net.commoninternet.ccci.spi.RecipeCi;
 import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.Tier;
@@ -100,26 +102,41 @@ final class RecipeSelectorResolver implements SelectorResolver {
         if (!catalog.contains(recipe)) {
             return error(catalog.notFound(recipe));
         }
+        Optional<RecipeCustomization> customization = plugins.customization(recipe);
+        CiKeys keys = CiKeys.defaults();
+        if (customization.isPresent()) {
+            CiKeys.Result parsed = CiKeys.parse(recipe, customization.get().keys(),
+                    key -> Suggestions.didYouMean(key, CiKeys.KNOWN));
+            List<String> problems = new java.util.ArrayList<>(parsed.problems());
+            problems.addAll(RecipeChecks.problems(customization.get()));
+            if (!problems.isEmpty()) {
+                problems.forEach(p -> issues.reportIssue(DiscoveryIssue.builder(Severity.ERROR, p)
+                        .source(ClassSource.from(customization.get().getClass()))));
+                return unresolved();
+            }
+            keys = parsed.keys().orElseThrow();
+        }
         Set<Tier> tiers = onlyTier.map(EnumSet::of).orElseGet(() -> EnumSet.copyOf(settings.stages()));
         if (onlyCheck.isPresent()) {
-            List<String> names = plugins.tier(onlyTier.orElseThrow()).map(TierPlugin::checks).orElse(List.of())
+            List<String> names = checks(onlyTier.orElseThrow(), customization)
                     .stream().map(Check::name).collect(Collectors.toList());
             if (!names.contains(onlyCheck.get())) {
                 return error("tier " + onlyTier.get().id() + " has no check '" + onlyCheck.get() + "': its checks are "
                         + (names.isEmpty() ? "none" : String.join(", ", names)) + "." + Suggestions.didYouMean(onlyCheck.get(), names));
             }
         }
+        CiKeys runKeys = keys;
         Optional<RecipeRunDescriptor> run = context.addToParent(parent -> Optional.of(new RecipeRunDescriptor(
                 parent.getUniqueId().append(RecipeRunDescriptor.SEGMENT, recipe), settings, catalog.source(recipe),
-                source)));
+                source, runKeys)));
         if (run.isEmpty()) {
             return unresolved();
         }
         for (Tier tier : tiers) {
             Optional<TierPlugin> plugin = plugins.tier(tier);
             TierDescriptor tierNode = child(run.get(), run.get().getUniqueId().append(TierDescriptor.SEGMENT, tier.id()),
-                    uid -> new TierDescriptor(uid, tier, plugin, recipe, source));
-            for (Check check : plugin.map(TierPlugin::checks).orElse(List.of())) {
+                    uid -> new TierDescriptor(uid, tier, plugin, recipe, source, runKeys.expectedNotApplicable(tier)));
+            for (Check check : checks(tier, customization)) {
                 if (onlyCheck.isEmpty() || onlyCheck.get().equals(check.name())) {
                     child(tierNode, tierNode.getUniqueId().append(CheckDescriptor.SEGMENT, check.name()),
                             uid -> new CheckDescriptor(uid, check, recipe, tier.id(), source));
@@ -127,6 +144,13 @@ final class RecipeSelectorResolver implements SelectorResolver {
             }
         }
         return Resolution.match(Match.exact(run.get()));
+    }
+
+    /** The tier's generic checks (its plugin's), then the recipe's own for that tier. */
+    private List<Check> checks(Tier tier, Optional<RecipeCustomization> customization) {
+        List<Check> checks = new java.util.ArrayList<>(plugins.tier(tier).map(TierPlugin::checks).orElse(List.of()));
+        customization.ifPresent(c -> checks.addAll(RecipeChecks.of(c, tier)));
+        return checks;
     }
 
     /** The child with that id, created once: two selectors of one run share its nodes. */

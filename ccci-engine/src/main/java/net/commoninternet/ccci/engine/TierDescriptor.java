@@ -20,12 +20,16 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
     private final Tier tier;
     private final Optional<TierPlugin> plugin;
     private final String legacyName;
+    private final Optional<String> notApplicable;
 
-    TierDescriptor(UniqueId uniqueId, Tier tier, Optional<TierPlugin> plugin, String recipe, TestSource anchor) {
+    /** @param notApplicable the recipe's reason (EXPECTED_NA) why this tier does not apply to it */
+    TierDescriptor(UniqueId uniqueId, Tier tier, Optional<TierPlugin> plugin, String recipe, TestSource anchor,
+            Optional<String> notApplicable) {
         super(uniqueId, tier.id(), anchor);
         this.tier = tier;
         this.plugin = plugin;
         this.legacyName = recipe + " > " + tier.id();
+        this.notApplicable = notApplicable;
     }
 
     @Override
@@ -54,8 +58,14 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
 
     @Override
     public SkipResult shouldBeSkipped(CcciExecutionContext context) {
-        return plugin.isPresent() ? SkipResult.doNotSkip()
-                : SkipResult.skip("tier " + tier.id() + " has no implementation on the class path (unver)");
+        if (notApplicable.isPresent()) {
+            return SkipResult.skip("intentional skip (EXPECTED_NA): " + notApplicable.get());
+        }
+        if (plugin.isEmpty()) {
+            return SkipResult.skip("tier " + tier.id() + " has no implementation on the class path (unver)");
+        }
+        return getChildren().isEmpty() ? SkipResult.skip("tier " + tier.id() + " has no checks for this recipe (unver)")
+                : SkipResult.doNotSkip();
     }
 
     @Override

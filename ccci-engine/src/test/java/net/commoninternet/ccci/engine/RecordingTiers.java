@@ -55,6 +55,24 @@ final class RecordingTiers {
         }
     }
 
+    /** CUSTOM with no generic checks: the recipe's functional tests are its checks. */
+    public static final class Custom implements TierPlugin {
+        @Override
+        public Tier tier() {
+            return Tier.CUSTOM;
+        }
+
+        @Override
+        public List<Check> checks() {
+            return List.of();
+        }
+
+        @Override
+        public void operate(RunContext run) {
+            RecordingLifecycle.EVENTS.add("operate custom");
+        }
+    }
+
     /** Records every AfterTier callback with the failure it was given. */
     public static final class AfterTierRecorder implements RunExtension.AfterTier {
         @Override

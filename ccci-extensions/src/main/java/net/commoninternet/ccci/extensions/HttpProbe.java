@@ -38,8 +38,8 @@ final class HttpProbe {
         }
     }
 
-    /** One answer: the status, or -1 with what went wrong. */
-    record Answer(int status, String detail) {
+    /** One answer: the status (or -1), the response headers or what went wrong, and the body. */
+    record Answer(int status, String detail, String body) {
     }
 
     private final DockerClient client;
@@ -67,7 +67,7 @@ final class HttpProbe {
     /** One GET of {@code path} with {@code Host: domain}; redirects are not followed. */
     Answer get(String stack, Target target, String domain, String path) throws InterruptedException {
         // No -T: busybox 1.35's wget crashes (SIGSEGV) with it; the container wait bounds the probe.
-        List<String> command = List.of("wget", "-S", "-O", "/dev/null", "--header", "Host: " + domain, target.url(path));
+        List<String> command = List.of("wget", "-S", "-O", "-", "--header", "Host: " + domain, target.url(path));
         String id = client.createContainerCmd(PROBE_IMAGE)
                 .withCmd(command)
                 .withLabels(Map.of(StackLabels.PROBE, stack))
@@ -78,12 +78,15 @@ final class HttpProbe {
             try {
                 client.waitContainerCmd(id).start().awaitStatusCode(PROBE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             } catch (com.github.dockerjava.api.exception.DockerClientException e) {
-                return new Answer(-1, "no answer within " + PROBE_TIMEOUT_SECONDS + " s");
+                return new Answer(-1, "no answer within " + PROBE_TIMEOUT_SECONDS + " s", "");
             }
-            String output = logs(id);
-            Matcher m = STATUS.matcher(output);
-            return m.find() ? new Answer(Integer.parseInt(m.group(1)), output.strip())
-                    : new Answer(-1, output.strip().isEmpty() ? "no answer" : output.strip());
+            StringBuilder headers = new StringBuilder();
+            StringBuilder body = new StringBuilder();
+            logs(id, headers, body);
+            Matcher m = STATUS.matcher(headers);
+            String detail = headers.toString().strip();
+            return m.find() ? new Answer(Integer.parseInt(m.group(1)), detail, body.toString())
+                    : new Answer(-1, detail.isEmpty() ? "no answer" : detail, body.toString());
         } finally {
             client.removeContainerCmd(id).withForce(true).exec();
         }
@@ -101,15 +104,15 @@ final class HttpProbe {
         return answer;
     }
 
-    private String logs(String id) throws InterruptedException {
-        StringBuilder out = new StringBuilder();
+    /** wget writes the body to stdout and the status line and headers to stderr. */
+    private void logs(String id, StringBuilder stderr, StringBuilder stdout) throws InterruptedException {
         client.logContainerCmd(id).withStdOut(true).withStdErr(true).withFollowStream(false)
                 .exec(new ResultCallback.Adapter<Frame>() {
                     @Override
                     public void onNext(Frame frame) {
-                        out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+                        String text = new String(frame.getPayload(), StandardCharsets.UTF_8);
+                        (frame.getStreamType() == com.github.dockerjava.api.model.StreamType.STDOUT ? stdout : stderr).append(text);
                     }
                 }).awaitCompletion(30, TimeUnit.SECONDS);
-        return out.toString();
     }
 }

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import net.commoninternet.ccci.spi.CiKeys;
+import net.commoninternet.ccci.spi.LiveApp;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunLifecycle;
@@ -74,7 +76,8 @@ public final class RecipeCiRun implements RunLifecycle {
                     settings.runId(), pid, run.recipe(), recipe.commit(), settings.pr(), domain, abraDir.root());
 
             // UPGRADE deploys the base release first and moves the same tree to the head in place.
-            UpgradePlan upgrade = UpgradePlan.resolve(fetch, recipe, run.tiers().contains(Tier.UPGRADE));
+            UpgradePlan upgrade = UpgradePlan.resolve(fetch, recipe, run.tiers().contains(Tier.UPGRADE),
+                    run.find(CiKeys.class).orElse(CiKeys.defaults()).upgradeBaseVersion());
             run.put(UpgradePlan.class, upgrade);
             if (upgrade.base().isPresent()) {
                 fetch.moveTo(recipe.dir(), upgrade.base().get().text());
@@ -92,8 +95,12 @@ public final class RecipeCiRun implements RunLifecycle {
                 app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
                 extensions(run, RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
                 driver.deploy(app);
-                SwarmConvergence.Report converged = new SwarmConvergence(docker).await(app.stack(), DEPLOY_TIMEOUT);
-                run.put(Deployment.class, new Deployment(app, driver, docker, children, converged));
+                CiKeys keys = run.find(CiKeys.class).orElse(CiKeys.defaults());
+                SwarmConvergence.Report converged = new SwarmConvergence(docker)
+                        .await(app.stack(), Duration.ofSeconds(keys.deployTimeoutSeconds()));
+                Deployment deployment = new Deployment(app, driver, docker, children, converged);
+                run.put(Deployment.class, deployment);
+                run.put(LiveApp.class, new LiveAppOnSwarm(deployment, keys));
                 tiers.run();
             } finally {
                 // Teardown must finish even when the run was stopped (SIGTERM, deadline): from

@@ -35,6 +35,7 @@ final class RunResults {
     enum Verdict { PASS, FAIL, SKIP, UNVER }
 
     private static final String STRUCTURAL = "structural skip";
+    private static final String INTENTIONAL = "intentional skip";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** What the run knew of itself, for the results (all strings may be null when unknown). */
@@ -58,7 +59,8 @@ final class RunResults {
             return Verdict.FAIL; // verdict-neutral for the run, but the lint rung did not pass
         }
         if (mine.stream().anyMatch(r -> r.status() == Status.SKIPPED)) {
-            return mine.stream().allMatch(r -> r.message() != null && r.message().startsWith(STRUCTURAL))
+            return mine.stream().allMatch(r -> r.message() != null
+                    && (r.message().startsWith(STRUCTURAL) || r.message().startsWith(INTENTIONAL)))
                     ? Verdict.SKIP : Verdict.UNVER;
         }
         return Verdict.PASS;

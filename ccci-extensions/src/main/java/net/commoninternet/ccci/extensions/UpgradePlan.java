@@ -20,11 +20,20 @@ record UpgradePlan(Optional<RecipeVersion> base, String headCommit, Optional<Str
      * The head's version label and release tag, always; a base only when {@code upgrade} is
      * selected. Called while the tree is still at the head.
      */
-    static UpgradePlan resolve(RecipeFetch fetch, RecipeFetch.Fetched tree, boolean upgrade)
+    static UpgradePlan resolve(RecipeFetch fetch, RecipeFetch.Fetched tree, boolean upgrade, Optional<String> baseOverride)
             throws IOException, InterruptedException {
         Optional<String> headVersion = fetch.show(tree.dir(), tree.commit(), "compose.yml").flatMap(UpgradePlan::versionLabel);
         Optional<String> headRelease = fetch.releaseAtHead(tree).map(RecipeVersion::text);
-        Optional<RecipeVersion> base = upgrade ? fetch.upgradeBase(tree) : Optional.empty();
+        if (baseOverride.isPresent() && baseOverride.equals(headRelease)) {
+            throw new IllegalStateException("UPGRADE_BASE_VERSION " + baseOverride.get() + " is the head itself: an upgrade"
+                    + " from a version to itself proves nothing; name an older release.");
+        }
+        if (baseOverride.isPresent() && tree.releases().stream().noneMatch(v -> v.text().equals(baseOverride.get()))) {
+            throw new IllegalStateException("UPGRADE_BASE_VERSION " + baseOverride.get() + " is not a release of the recipe:"
+                    + " its releases are " + tree.releases() + ".");
+        }
+        Optional<RecipeVersion> base = !upgrade ? Optional.empty()
+                : baseOverride.isPresent() ? baseOverride.flatMap(RecipeVersion::parse) : fetch.upgradeBase(tree);
         String reason = !upgrade ? "upgrade not selected"
                 : base.isPresent() ? "upgrade from " + base.get() : "no release older than the head to upgrade from";
         return new UpgradePlan(base, tree.commit(), headVersion, headRelease, reason);

@@ -68,13 +68,16 @@ class RecipeRunEndToEndTest {
                 "name=\"custom-html &gt; upgrade &gt; moved-to-head\"",
                 "name=\"custom-html &gt; backup &gt; snapshot-created\"",
                 "name=\"custom-html &gt; restore &gt; marker-restored\"",
-                "name=\"custom-html &gt; custom\"", "name=\"custom-html &gt; lint &gt; healthchecks\"");
-        // custom (no implementation) and one verdict-neutral lint finding (no healthcheck) are skips.
-        assertThat(report).contains("tests=\"20\"", "skipped=\"2\"", "failures=\"0\"");
+                "name=\"custom-html &gt; install &gt; theFirstPageNamesTheAppsDomain\"",
+                "name=\"custom-html &gt; custom &gt; aPageAddedToTheContentVolumeIsServed\"",
+                "name=\"custom-html &gt; lint &gt; healthchecks\"");
+        // One verdict-neutral lint finding (no healthcheck) is the only skip.
+        assertThat(report).contains("tests=\"22\"", "skipped=\"1\"", "failures=\"0\"");
         String results = Files.readString(sandbox.resolve("runs/e2e-ok/results.json"), StandardCharsets.UTF_8);
-        assertThat(results).contains("\"level\" : 3", "\"clean_teardown\" : true", "\"no_secret_leak\" : true",
+        assertThat(results).contains("\"level\" : 4", "\"clean_teardown\" : true", "\"no_secret_leak\" : true",
                 "\"lint\" : \"fail\"");
-        assertThat(output).contains("== RUN SUMMARY ==", "level 3: install pass, upgrade pass, backup_restore pass");
+        assertThat(output).contains("== RUN SUMMARY ==",
+                "level 4: install pass, upgrade pass, backup_restore pass, functional pass, lint fail");
         assertThat(report).doesNotContain("<failure", "<error");
         try (DockerEngine docker = DockerEngine.connect()) {
             assertThat(new StackTeardown(docker.client()).leftovers(stack)).isEmpty();

@@ -1,0 +1,30 @@
+package net.commoninternet.ccci.extensions;
+
+import java.util.List;
+import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.Tier;
+import net.commoninternet.ccci.spi.TierPlugin;
+
+/**
+ * CUSTOM: the recipe's own functional tests ({@code @Functional} methods of its customization)
+ * against the live app. It has no generic checks and no operation of its own; a recipe without
+ * functional tests has nothing here and the tier is reported skipped (unver).
+ */
+public final class CustomTier implements TierPlugin {
+
+    @Override
+    public Tier tier() {
+        return Tier.CUSTOM;
+    }
+
+    @Override
+    public List<Check> checks() {
+        return List.of();
+    }
+
+    @Override
+    public void operate(RunContext run) {
+        run.get(Deployment.class);
+    }
+}
