@@ -28,7 +28,7 @@ final class ChildShims {
             #!/bin/sh
             name=$(basename "$0")
             {
-              printf '%s %s ABRA_DIR=%s recipes=%s' "$name" "$1" "${ABRA_DIR:-unset}" \\
+              printf '%s %s %s ABRA_DIR=%s recipes=%s' "$name" "$1" "$2" "${ABRA_DIR:-unset}" \\
                 "$([ -d "${ABRA_DIR:-/nonexistent}/recipes" ] && echo present || echo missing)"
               for v in CCCI_DEPLOYS_FILE CCCI_OPSTATE_FILE CCCI_DEPS_FILE CCCI_DEPSKIP_FILE; do
                 eval "f=\\${$v:-unset}"

@@ -50,7 +50,9 @@ class ConcurrentManualRunsTest {
         Path gate = sandbox.resolve("deploy-gate");
         Map<String, String> firstEnv = environment("first");
         firstEnv.put(ChildShims.GATE, gate.toString());
-        MavenRun first = MavenRun.start(sandbox.resolve("first.log"), firstEnv, "-Drecipe=custom-html", "-Dccci.pr=" + PR);
+        // Install only: this is about run-keyed state and the lock, and install deploys exactly once.
+        MavenRun first = MavenRun.start(sandbox.resolve("first.log"), firstEnv, "-Drecipe=custom-html", "-Dccci.pr=" + PR,
+                "-Dccci.stages=install");
         MavenRun second = null;
         String domain = null;
         try {
@@ -59,7 +61,7 @@ class ConcurrentManualRunsTest {
             MavenRun.awaitLine(children("first"), "deploy held", RUN, first.process::isAlive);
 
             second = MavenRun.start(sandbox.resolve("second.log"), environment("second"), "-Drecipe=custom-html",
-                    "-Dccci.pr=" + PR);
+                    "-Dccci.pr=" + PR, "-Dccci.stages=install");
             MavenRun.Started two = MavenRun.Started.parse(second.awaitLine("== ccci run ", RUN));
             second.awaitLine("== app lock: another run of " + domain + " is in flight — waiting ==", RUN);
 
@@ -85,7 +87,7 @@ class ConcurrentManualRunsTest {
                         .contains("CCCI_DEPLOYS_FILE=" + deploys(run))
                         .contains("CCCI_OPSTATE_FILE=" + deploys(run).resolveSibling("ccci-opstate-" + key(run)))
                         .doesNotContain("=unset"));
-                assertThat(children).filteredOn(child -> child.startsWith("docker stack")).singleElement()
+                assertThat(children).filteredOn(child -> child.startsWith("docker stack deploy")).singleElement()
                         .asString().endsWith("deploys=1");
                 assertThat(deploys(run)).doesNotExist();
             }

@@ -43,15 +43,32 @@ class RecipeRunEndToEndTest {
     @Test
     void customHtmlDeploysServesAndLeavesNothingOnTheSwarm() throws Exception {
         // A PR of its own: no other run on the host (another checkout's tests, say) shares its app.
-        MavenRun run = MavenRun.start(sandbox.resolve("mvn.log"), env(true), "-Drecipe=custom-html",
-                "-Dccci.run-id=e2e-ok", "-Dccci.pr=3020");
+        runToTheEnd("custom-html", "e2e-ok", 3020, this::assertRunPassedAndLeftNothing);
+    }
 
+    /** What a test asserts of a finished run: its exit status, its output, its app's domain. */
+    @FunctionalInterface
+    private interface Finished {
+        void check(int exit, String output, String domain) throws Exception;
+    }
+
+    /**
+     * A real `mvn test -Drecipe=...` to its end, then the test's assertions, then the same final
+     * one for every run (nothing of the app left on the swarm), then whatever a failed run left
+     * is removed.
+     */
+    private void runToTheEnd(String recipe, String runId, int pr, Finished then) throws Exception {
+        MavenRun run = MavenRun.start(sandbox.resolve(runId + ".log"), env(true), "-Drecipe=" + recipe,
+                "-Dccci.run-id=" + runId, "-Dccci.pr=" + pr);
         int exit = run.waitFor(Duration.ofMinutes(10));
         String output = run.output();
         Matcher app = APP.matcher(output);
         assertThat(app.find()).as(output).isTrue();
         try {
-            assertRunPassedAndLeftNothing(exit, output, app.group(1));
+            then.check(exit, output, app.group(1));
+            try (DockerEngine docker = DockerEngine.connect()) {
+                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(app.group(1)))).isEmpty();
+            }
         } finally {
             MavenRun.removeLeftovers(app.group(1));
         }
@@ -59,7 +76,6 @@ class RecipeRunEndToEndTest {
 
     private void assertRunPassedAndLeftNothing(int exit, String output, String domain) throws Exception {
         assertThat(exit).as(output).isZero();
-        String stack = AppNaming.stackName(domain);
         Path xml = MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml");
         String report = Files.readString(xml, StandardCharsets.UTF_8);
         assertThat(report).contains("name=\"custom-html &gt; install &gt; deployed-once\"",
@@ -79,9 +95,6 @@ class RecipeRunEndToEndTest {
         assertThat(output).contains("== RUN SUMMARY ==",
                 "level 4: install pass, upgrade pass, backup_restore pass, functional pass, lint fail");
         assertThat(report).doesNotContain("<failure", "<error");
-        try (DockerEngine docker = DockerEngine.connect()) {
-            assertThat(new StackTeardown(docker.client()).leftovers(stack)).isEmpty();
-        }
         Path abraDir = sandbox.resolve("runs/e2e-ok/abra");
         assertThat(abraDir.resolve("servers")).isSymbolicLink();
         assertThat(abraDir.resolve("recipes/custom-html/compose.yml")).isRegularFile();
@@ -122,37 +135,18 @@ class RecipeRunEndToEndTest {
 
     @Test
     void aTwoServiceRecipeWithASecretAHealthcheckAndStopFirstUpdatesReachesLevelThree() throws Exception {
-        MavenRun run = MavenRun.start(sandbox.resolve("notes.log"), env(true), "-Drecipe=notes-demo",
-                "-Dccci.run-id=e2e-notes", "-Dccci.pr=3022");
-
-        int exit = run.waitFor(Duration.ofMinutes(10));
-        String output = run.output();
-        Matcher app = APP.matcher(output);
-        assertThat(app.find()).as(output).isTrue();
-        try {
+        runToTheEnd("notes-demo", "e2e-notes", 3022, (exit, output, domain) -> {
             assertThat(exit).as(output).isZero();
             assertThat(output).contains("1 secret(s) generated",
                     "level 3: install pass, upgrade pass, backup_restore pass");
             String results = Files.readString(sandbox.resolve("runs/e2e-notes/results.json"), StandardCharsets.UTF_8);
             assertThat(results).contains("\"level\" : 3", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
-            try (DockerEngine docker = DockerEngine.connect()) {
-                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(app.group(1)))).isEmpty();
-            }
-        } finally {
-            MavenRun.removeLeftovers(app.group(1));
-        }
+        });
     }
 
     @Test
     void theBrokenCanaryComesOutRedOnTheUpgradeRungAndStillLeavesNothing() throws Exception {
-        MavenRun run = MavenRun.start(sandbox.resolve("canary.log"), env(true), "-Drecipe=custom-html-broken",
-                "-Dccci.run-id=e2e-canary", "-Dccci.pr=3021");
-
-        int exit = run.waitFor(Duration.ofMinutes(10));
-        String output = run.output();
-        Matcher app = APP.matcher(output);
-        assertThat(app.find()).as(output).isTrue();
-        try {
+        runToTheEnd("custom-html-broken", "e2e-canary", 3021, (exit, output, domain) -> {
             assertThat(exit).as("a broken recipe must never pass").isNotZero();
             String report = Files.readString(MavenRun.ROOT.resolve(
                     "recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml"));
@@ -161,12 +155,7 @@ class RecipeRunEndToEndTest {
             assertThat(output).contains("level 1: install pass, upgrade fail");
             String results = Files.readString(sandbox.resolve("runs/e2e-canary/results.json"), StandardCharsets.UTF_8);
             assertThat(results).contains("\"level\" : 1", "\"upgrade\" : \"fail\"", "\"clean_teardown\" : true");
-            try (DockerEngine docker = DockerEngine.connect()) {
-                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(app.group(1)))).isEmpty();
-            }
-        } finally {
-            MavenRun.removeLeftovers(app.group(1));
-        }
+        });
     }
 
     @Test
