@@ -25,7 +25,6 @@ import org.slf4j.LoggerFactory;
 public final class RecipeCiRun implements RunLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecipeCiRun.class);
-    static final Duration DEPLOY_TIMEOUT = Duration.ofSeconds(600);
 
     /**
      * The engine loads this class when it discovers runs, right after the JVM starts: noting the

@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import net.commoninternet.ccci.spi.CiKeys;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.Tier;
@@ -43,8 +44,9 @@ public final class UpgradeTier implements TierPlugin {
         DeployedIdentity before = DeployedIdentity.read(deployment.docker().client(), deployment.app().stack());
         new RecipeFetch(deployment.children()).moveTo(deployment.app().recipeDir(), plan.headCommit());
         deployment.driver().upgrade(deployment.app());
+        CiKeys keys = run.find(CiKeys.class).orElse(CiKeys.defaults());
         SwarmConvergence.Report report = new SwarmConvergence(deployment.docker())
-                .await(deployment.app().stack(), RecipeCiRun.DEPLOY_TIMEOUT);
+                .await(deployment.app().stack(), java.time.Duration.ofSeconds(keys.deployTimeoutSeconds()));
         run.put(Moved.class, new Moved(before, DeployedIdentity.read(deployment.docker().client(), deployment.app().stack())));
         assertThat(report.converged()).as("the upgraded app converged: %s", report.describe()).isTrue();
     }
