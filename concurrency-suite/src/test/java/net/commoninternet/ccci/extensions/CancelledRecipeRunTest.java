@@ -20,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A Drone cancel, for real: SIGTERM to the whole process group of a real
  * {@code mvn test -Drecipe=custom-html} while the run is inside its deploy. Maven exits at once;
  * its Surefire fork, orphaned, must still tear the stack down and release the app lock, ignoring
- * a second SIGTERM to the group during that teardown, and end non-zero.
+ * a second SIGTERM to the group during that teardown, and end non-zero. What stops the run first
+ * is a race the test accepts either way: the fork's SIGTERM handler, or Surefire's own
+ * {@code System.exit(1)} on seeing Maven gone (the guards' shutdown hook).
  *
  * <p>Maven runs in its own session (setsid) under an {@link Orphanage}, which adopts the fork
  * when Maven dies and reports how every process of the group ended. The fork's own lines reach
@@ -74,10 +76,12 @@ class CancelledRecipeRunTest {
         assertThat(Helper.Stat.of(run.pid()).orElseThrow().group()).as("the fork is in maven's group").isEqualTo(maven);
 
         Helper.kill(-maven, SIGTERM);
-        MavenRun.awaitLine(runLog, "== tearing down after SIGTERM", RUN, tree::isAlive);
+        MavenRun.awaitLine(runLog, "== tearing down after ", RUN, tree::isAlive);
         Helper.kill(-maven, SIGTERM);
 
-        assertThat(tree.awaitLine(Orphanage.reaped(run.pid()), RUN)).endsWith("exit " + LifetimeGuards.EXIT_SIGTERM);
+        // The fork's own status: 143 from the guards, or 1 when Surefire's exit on seeing Maven
+        // gone begins the JVM shutdown first (its hook then waits for the same teardown).
+        assertThat(tree.awaitLine(Orphanage.reaped(run.pid()), RUN)).matches(".* exit (143|1)");
         assertThat(tree.awaitLine(Orphanage.reaped(maven))).doesNotEndWith(" exit 0");
         tree.awaitLine("orphanage: done");
         assertThat(tree.awaitExit()).isZero();
@@ -85,8 +89,8 @@ class CancelledRecipeRunTest {
         assertThat(Files.readString(runLog, StandardCharsets.UTF_8)).containsSubsequence(
                 "lifetime guards armed on thread 'main'",
                 "deploying " + run.stack(),
-                "== SIGTERM: stopping the run — tearing down ==",
-                "== tearing down after SIGTERM",
+                ": stopping the run — tearing down ==",
+                "== tearing down after ",
                 "== SIGTERM during teardown — ignored",
                 "stack " + run.stack() + " removed: no service, container, volume, secret, config or network left",
                 "== teardown of " + domain + ": clean ==");
