@@ -54,6 +54,14 @@ public final class Constants {
      */
     public static final String SKIP_FETCH = "ccci.skip-fetch";
 
+    /**
+     * Recipes whose own repository's CI code ({@code install_steps.sh}, {@code compose.ccci.yml})
+     * may run, comma-separated; environment {@code CCCI_APPROVED_RECIPES}; default none. Such code
+     * comes with the pull request under test, so it is untrusted unless the recipe is listed.
+     */
+    public static final String APPROVED_RECIPES = "ccci.approved-recipes";
+
+    static final String ENV_APPROVED_RECIPES = "CCCI_APPROVED_RECIPES";
     static final String ENV_STAGES = "STAGES";
     static final String ENV_DRONE_BUILD_NUMBER = "DRONE_BUILD_NUMBER";
     static final String ENV_APP_LOCK_DIR = "CCCI_APP_LOCK_DIR";

@@ -2,8 +2,10 @@ package net.commoninternet.ccci.engine;
 
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.Optional;
 import java.util.Set;
 import net.commoninternet.ccci.spi.CiKeys;
+import net.commoninternet.ccci.spi.RecipeCustomization;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.Tier;
@@ -24,12 +26,15 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
     private final RunSettings settings;
     private final Path recipeSource;
     private final CiKeys keys;
+    private final Optional<RecipeCustomization> customization;
 
-    RecipeRunDescriptor(UniqueId uniqueId, RunSettings settings, Path recipeSource, TestSource source, CiKeys keys) {
+    RecipeRunDescriptor(UniqueId uniqueId, RunSettings settings, Path recipeSource, TestSource source, CiKeys keys,
+            Optional<RecipeCustomization> customization) {
         super(uniqueId, settings.recipe(), source);
         this.settings = settings;
         this.recipeSource = recipeSource;
         this.keys = keys;
+        this.customization = customization;
     }
 
     @Override
@@ -51,6 +56,7 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
     public void around(CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) throws Exception {
         RunContext run = new RunContext(settings, recipeSource, tiers(), context.plugins().extensions());
         run.put(CiKeys.class, keys);
+        customization.ifPresent(c -> run.put(RecipeCustomization.class, c));
         context.plugins().lifecycle().run(run, () -> invocation.invoke(context.withRun(run)));
     }
 }

@@ -109,12 +109,18 @@ final class RecipeSelectorResolver implements SelectorResolver {
                     key -> Suggestions.didYouMean(key, CiKeys.KNOWN));
             List<String> problems = new java.util.ArrayList<>(parsed.problems());
             problems.addAll(RecipeChecks.problems(customization.get()));
+            problems.addAll(net.commoninternet.ccci.spi.PreOperationHooks.problems(customization.get()));
             if (!problems.isEmpty()) {
                 problems.forEach(p -> issues.reportIssue(DiscoveryIssue.builder(Severity.ERROR, p)
                         .source(ClassSource.from(customization.get().getClass()))));
                 return unresolved();
             }
             keys = parsed.keys().orElseThrow();
+            for (String ignored : keys.notActedOn()) {
+                issues.reportIssue(DiscoveryIssue.builder(Severity.WARNING, "CI key " + ignored + " of " + recipe
+                        + " is recorded but not acted on by this ccci (no browser or warm-app support on CI hosts yet);"
+                        + " the run goes on without it.").source(ClassSource.from(customization.get().getClass())));
+            }
         }
         Set<Tier> tiers = onlyTier.map(EnumSet::of).orElseGet(() -> EnumSet.copyOf(settings.stages()));
         if (onlyCheck.isPresent()) {
@@ -128,7 +134,7 @@ final class RecipeSelectorResolver implements SelectorResolver {
         CiKeys runKeys = keys;
         Optional<RecipeRunDescriptor> run = context.addToParent(parent -> Optional.of(new RecipeRunDescriptor(
                 parent.getUniqueId().append(RecipeRunDescriptor.SEGMENT, recipe), settings, catalog.source(recipe),
-                source, runKeys)));
+                source, runKeys, customization)));
         if (run.isEmpty()) {
             return unresolved();
         }

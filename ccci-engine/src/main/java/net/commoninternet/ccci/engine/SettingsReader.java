@@ -92,11 +92,30 @@ final class SettingsReader {
         Path runsDir = path(RUNS_DIR, ENV_RUNS_DIR, "/var/lib/cc-ci-runs");
         Path abraDir = path(ABRA_DIR, ENV_ABRA_DIR, System.getProperty("user.home") + "/.abra");
         boolean skipFetch = skipFetch();
+        Set<String> approved = approvedRecipes();
         if (!problems.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new RunSettings(recipe, pr, ref, runId, stages, recipes, driver, lockDir, runsDir,
-                abraDir, Duration.ofSeconds(deadline), skipFetch));
+                abraDir, Duration.ofSeconds(deadline), skipFetch, approved));
+    }
+
+    /** {@code ccci.approved-recipes} or {@code CCCI_APPROVED_RECIPES}: comma-separated recipe names. */
+    private Set<String> approvedRecipes() {
+        String raw = config.get(APPROVED_RECIPES).or(() -> Optional.ofNullable(env.get(ENV_APPROVED_RECIPES))).orElse("");
+        Set<String> approved = new java.util.TreeSet<>();
+        for (String name : raw.split(",")) {
+            if (name.isBlank()) {
+                continue;
+            }
+            if (!RECIPE_NAME.matcher(name.trim()).matches()) {
+                problems.add("'" + name.trim() + "' in " + APPROVED_RECIPES + " is not a recipe name: list plain recipe"
+                        + " names separated by commas, for example -D" + APPROVED_RECIPES + "=custom-html,keycloak.");
+            } else {
+                approved.add(name.trim());
+            }
+        }
+        return approved;
     }
 
     private Set<Tier> stages() {

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.engine;
 
 import java.util.Optional;
+import net.commoninternet.ccci.spi.PreOperationHooks;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunRecord;
 import org.junit.platform.engine.TestDescriptor;
@@ -71,6 +72,9 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
     @Override
     public CcciExecutionContext execute(CcciExecutionContext context, DynamicTestExecutor executor) throws Exception {
         try {
+            if (tier != Tier.INSTALL) { // INSTALL's hooks run before the run's single deploy, in the lifecycle
+                PreOperationHooks.run(context.run(), tier);
+            }
             plugin.orElseThrow().operate(context.run());
         } catch (Throwable t) {
             context.tier().failed(t);

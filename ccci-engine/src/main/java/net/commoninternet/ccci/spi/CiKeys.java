@@ -44,8 +44,13 @@ public final class CiKeys {
                 continue;
             }
             String shape = switch (key) {
-                case "HEALTH_PATH", "UPGRADE_BASE_VERSION", "READY_PROBE", "BACKUP_VERIFY", "SCREENSHOT", "WARM_CANONICAL" ->
+                case "HEALTH_PATH", "UPGRADE_BASE_VERSION", "SCREENSHOT", "WARM_CANONICAL" ->
                         value instanceof String ? null : "a string";
+                case "READY_PROBE" -> value instanceof String s && Probe.parse(s).isPresent() && !s.startsWith("exec:")
+                        ? null : "an HTTP or TCP probe: http:<path> (answers a HEALTH_OK status) or tcp:<port>[:<N>]"
+                                + " (N stable connects in a row, default 3)";
+                case "BACKUP_VERIFY" -> value instanceof String s && Probe.parse(s).isPresent()
+                        ? null : "a probe: http:<path>, tcp:<port>[:<N>] or exec:<service>:<shell command> (exit 0)";
                 case "HEALTH_OK" -> value instanceof List<?> list && list.stream().allMatch(Integer.class::isInstance)
                         ? null : "a list of HTTP status numbers";
                 case "DEPLOY_TIMEOUT", "HTTP_TIMEOUT" -> value instanceof Integer i && i > 0 ? null : "a positive number of seconds";
@@ -62,6 +67,10 @@ public final class CiKeys {
             };
             if (shape != null) {
                 problems.add("CI key " + key + " of " + recipe + " must be " + shape + ", not " + value + ".");
+            } else if (key.equals("DEPS") && !((List<?>) value).isEmpty()) {
+                problems.add("CI key DEPS of " + recipe + " names dependencies " + value + ", but this ccci cannot deploy"
+                        + " cold dependencies yet: a run without them would test a broken app. Remove DEPS, or run this"
+                        + " recipe on the production harness.");
             }
         }
         return problems.isEmpty() ? new Result(Optional.of(new CiKeys(raw)), List.of()) : new Result(Optional.empty(), problems);
@@ -96,6 +105,88 @@ public final class CiKeys {
     @SuppressWarnings("unchecked")
     public Optional<String> expectedNotApplicable(Tier tier) {
         return Optional.ofNullable(((Map<String, String>) values.getOrDefault("EXPECTED_NA", Map.of())).get(tier.id()));
+    }
+
+    /** Keys accepted and recorded, but not acted on by this ccci (a run warns about each one it sees). */
+    public static final Set<String> NOT_ACTED_ON = Set.of("SCREENSHOT", "WARM_CANONICAL");
+
+    /** {@link #NOT_ACTED_ON} keys this recipe sets, sorted. */
+    public List<String> notActedOn() {
+        return values.keySet().stream().filter(NOT_ACTED_ON::contains).sorted().toList();
+    }
+
+    /** {@code EXTRA_ENV}: env values set in the app's env file before its deploy. */
+    @SuppressWarnings("unchecked")
+    public Map<String, String> extraEnv() {
+        return (Map<String, String>) values.getOrDefault("EXTRA_ENV", Map.of());
+    }
+
+    /** {@code UPGRADE_EXTRA_ENV}: env values set before the upgrade's in-place redeploy. */
+    @SuppressWarnings("unchecked")
+    public Map<String, String> upgradeExtraEnv() {
+        return (Map<String, String>) values.getOrDefault("UPGRADE_EXTRA_ENV", Map.of());
+    }
+
+    /** {@code READY_PROBE}: what must answer before the tiers start, beyond convergence. */
+    public Optional<Probe> readyProbe() {
+        return Optional.ofNullable((String) values.get("READY_PROBE")).flatMap(Probe::parse);
+    }
+
+    /** {@code BACKUP_VERIFY}: a probe run after the backup, up to 3 times until it passes. */
+    public Optional<Probe> backupVerify() {
+        return Optional.ofNullable((String) values.get("BACKUP_VERIFY")).flatMap(Probe::parse);
+    }
+
+    /** {@code BACKUP_CAPABLE}: overrides what the compose's backupbot labels say, when set. */
+    public Optional<Boolean> backupCapable() {
+        return Optional.ofNullable((Boolean) values.get("BACKUP_CAPABLE"));
+    }
+
+    /** {@code DEPS}: the recipe's dependencies (a non-empty list is refused at load for now). */
+    @SuppressWarnings("unchecked")
+    public List<String> deps() {
+        return (List<String>) values.getOrDefault("DEPS", List.of());
+    }
+
+    /**
+     * A probe of the live app, as {@code READY_PROBE} and {@code BACKUP_VERIFY} write it:
+     * {@code http:<path>}, {@code tcp:<port>[:<stable connects>]} or {@code exec:<service>:<command>}.
+     */
+    public record Probe(Kind kind, String path, int port, int stableConnects, String service, String command) {
+
+        public enum Kind { HTTP, TCP, EXEC }
+
+        private static final java.util.regex.Pattern HTTP = java.util.regex.Pattern.compile("http:(/\\S*)");
+        private static final java.util.regex.Pattern TCP = java.util.regex.Pattern.compile("tcp:(\\d{1,5})(?::(\\d{1,3}))?");
+        private static final java.util.regex.Pattern EXEC = java.util.regex.Pattern.compile("exec:([A-Za-z0-9_.-]+):(.+)", java.util.regex.Pattern.DOTALL);
+
+        public static Optional<Probe> parse(String text) {
+            java.util.regex.Matcher m = HTTP.matcher(text.strip());
+            if (m.matches()) {
+                return Optional.of(new Probe(Kind.HTTP, m.group(1), 0, 0, null, null));
+            }
+            m = TCP.matcher(text.strip());
+            if (m.matches()) {
+                int port = Integer.parseInt(m.group(1));
+                int stable = m.group(2) == null ? 3 : Integer.parseInt(m.group(2));
+                return port >= 1 && port <= 65535 && stable >= 1
+                        ? Optional.of(new Probe(Kind.TCP, null, port, stable, null, null)) : Optional.empty();
+            }
+            m = EXEC.matcher(text.strip());
+            if (m.matches() && !m.group(2).isBlank()) {
+                return Optional.of(new Probe(Kind.EXEC, null, 0, 0, m.group(1), m.group(2).strip()));
+            }
+            return Optional.empty();
+        }
+
+        @Override
+        public String toString() {
+            return switch (kind) {
+                case HTTP -> "http:" + path;
+                case TCP -> "tcp:" + port + ":" + stableConnects;
+                case EXEC -> "exec:" + service + ":" + command;
+            };
+        }
     }
 
     /** The keys as given (for the results' manifest; secret-looking values are masked there). */

@@ -22,6 +22,8 @@ import java.util.Set;
  * @param abraDir the canonical abra directory (servers, catalogue)
  * @param deadline the hard deadline of the whole run
  * @param skipFetch copy the clone staged in the canonical abra directory instead of fetching
+ * @param approvedRecipes recipes whose own repository's CI code ({@code install_steps.sh},
+ *        {@code compose.ccci.yml}) may run; for any other recipe such files are ignored
  */
 public record RunSettings(
         String recipe,
@@ -35,17 +37,24 @@ public record RunSettings(
         Path runsDir,
         Path abraDir,
         Duration deadline,
-        boolean skipFetch) {
+        boolean skipFetch,
+        Set<String> approvedRecipes) {
 
     public RunSettings {
         Objects.requireNonNull(recipe, "recipe");
         Objects.requireNonNull(runId, "runId");
         stages = stages.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(stages));
+        approvedRecipes = Set.copyOf(approvedRecipes);
+    }
+
+    /** Whether code shipped inside this recipe's own repository may run (it is on the approved list). */
+    public boolean recipeCodeApproved() {
+        return approvedRecipes.contains(recipe);
     }
 
     /** The same settings for another recipe (a unique-id selection names its own recipe). */
     public RunSettings withRecipe(String otherRecipe) {
         return new RunSettings(otherRecipe, pr, ref, runId, stages, recipesDir, driver, appLockDir, runsDir,
-                abraDir, deadline, skipFetch);
+                abraDir, deadline, skipFetch, approvedRecipes);
     }
 }

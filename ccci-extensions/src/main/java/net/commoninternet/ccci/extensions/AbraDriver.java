@@ -46,10 +46,8 @@ final class AbraDriver implements AppDriver {
         abra.newApp(recipe, SwarmDriver.SERVER, domain);
         abra.generateSecrets(domain);
         Path envFile = SwarmDriver.envFile(abraDir, domain);
-        Map<String, String> env = new HashMap<>(AppEnv.read(envFile).values());
-        env.put("STACK_NAME", AppNaming.stackName(domain));
         // abra prints the generated values but ccci does not parse them: no secret values to scan for.
-        return new App(recipe, domain, AppNaming.stackName(domain), recipeDir, envFile, Map.copyOf(env), Map.of());
+        return new App(recipe, domain, AppNaming.stackName(domain), recipeDir, envFile, Map.of());
     }
 
     @Override

@@ -1,15 +1,24 @@
 package net.commoninternet.ccci.extensions;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A run's app: where its recipe tree and env file are, and the environment its compose
- * files are interpolated with. {@code secretValues} holds the generated secrets, so artifacts
- * can be scanned for them; it is never logged.
+ * A run's app: where its recipe tree and env file are. The env file is the truth a deploy reads
+ * (as abra reads it): EXTRA_ENV, hooks and install steps change it before the deploy,
+ * UPGRADE_EXTRA_ENV before the upgrade. {@code secretValues} holds the generated secrets, so
+ * output and artifacts can be filtered and scanned for them; it is never logged.
  */
-record App(String recipe, String domain, String stack, Path recipeDir, Path envFile,
-           Map<String, String> deployEnv, Map<String, String> secretValues) {
+record App(String recipe, String domain, String stack, Path recipeDir, Path envFile, Map<String, String> secretValues) {
+
+    /** The environment the compose files are interpolated with: the env file now, plus {@code STACK_NAME}. */
+    Map<String, String> deployEnv() throws IOException {
+        Map<String, String> env = new HashMap<>(AppEnv.read(envFile).values());
+        env.put("STACK_NAME", stack);
+        return env;
+    }
 
     @Override
     public String toString() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import net.commoninternet.ccci.spi.CiKeys;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.Tier;
@@ -33,6 +34,7 @@ public final class BackupTier implements TierPlugin {
     public List<Check> checks() {
         return List.of(
                 Check.of("snapshot-created", BackupTier::snapshotCreated),
+                Check.of("backup-verified", BackupTier::verified),
                 Check.of("converged", GenericChecks::converged),
                 Check.of("serves-http", GenericChecks::servesHttp));
     }
@@ -40,7 +42,17 @@ public final class BackupTier implements TierPlugin {
     @Override
     public void operate(RunContext run) throws Exception {
         Deployment deployment = run.get(Deployment.class);
-        if (!BackupLabels.capable(deployment.docker().client(), deployment.app().stack())) {
+        boolean labelled = BackupLabels.capable(deployment.docker().client(), deployment.app().stack());
+        java.util.Optional<Boolean> declared = run.find(CiKeys.class).orElse(CiKeys.defaults()).backupCapable();
+        if (declared.isPresent() && !declared.get()) {
+            throw new TestAbortedException("intentional skip: the recipe sets BACKUP_CAPABLE=false");
+        }
+        if (!labelled) {
+            if (declared.isPresent()) {
+                throw new AssertionError("the recipe sets BACKUP_CAPABLE=true but no service of the app is labelled"
+                        + " backupbot.backup=true, so there is nothing to back up: label the services whose data"
+                        + " matters (backupbot.backup=true, backupbot.backup.path=...)");
+            }
             throw new TestAbortedException("structural skip: no service of the app is labelled backupbot.backup=true");
         }
         Map.Entry<String, String> place = BackupLabels.markerPlace(deployment.docker().client(), deployment.app().stack());
@@ -52,6 +64,15 @@ public final class BackupTier implements TierPlugin {
         assertThat(wrote.ok()).as("seeding the restore marker in %s: %s", place.getKey(), wrote.output()).isTrue();
         String snapshot = deployment.driver().backup(deployment.app());
         run.put(Taken.class, new Taken(snapshot, place.getKey(), markerFile, seeded));
+    }
+
+    /** The recipe's BACKUP_VERIFY probe passes, within 3 tries. */
+    private static void verified(RunContext run) throws InterruptedException {
+        CiKeys keys = run.find(CiKeys.class).orElse(CiKeys.defaults());
+        CiKeys.Probe probe = keys.backupVerify().orElseThrow(() -> new TestAbortedException(
+                "structural skip: the recipe sets no BACKUP_VERIFY"));
+        AppProbes.Outcome outcome = new AppProbes(run.get(Deployment.class), keys).retry(probe, 3);
+        assertThat(outcome.ok()).as("BACKUP_VERIFY %s (3 tries): %s", probe, outcome.detail()).isTrue();
     }
 
     private static void snapshotCreated(RunContext run) {

@@ -92,6 +92,32 @@ final class HttpProbe {
         }
     }
 
+    /**
+     * {@code stableConnects} TCP connects in a row, one a second, to the service's tasks on
+     * {@code port}, from the proxy network; true when every one connected.
+     */
+    boolean tcp(String stack, String service, int port, int stableConnects) throws InterruptedException {
+        String script = "i=0; while [ $i -lt " + stableConnects + " ]; do"
+                + " nc -w 2 tasks." + service + " " + port + " </dev/null >/dev/null 2>&1 || exit 1;"
+                + " i=$((i+1)); [ $i -lt " + stableConnects + " ] && sleep 1; done; exit 0";
+        String id = client.createContainerCmd(PROBE_IMAGE)
+                .withCmd("sh", "-c", script)
+                .withLabels(Map.of(StackLabels.PROBE, stack))
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(PROXY_NETWORK))
+                .exec().getId();
+        try {
+            client.startContainerCmd(id).exec();
+            try {
+                return client.waitContainerCmd(id).start()
+                        .awaitStatusCode(PROBE_TIMEOUT_SECONDS + 3L * stableConnects, TimeUnit.SECONDS) == 0;
+            } catch (com.github.dockerjava.api.exception.DockerClientException e) {
+                return false;
+            }
+        } finally {
+            client.removeContainerCmd(id).withForce(true).exec();
+        }
+    }
+
     /** GETs until a status in {@code ok} answers or {@code timeout} passes; returns the last answer. */
     Answer await(String stack, Target target, String domain, String path, List<Integer> ok, Duration timeout)
             throws InterruptedException {

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.util.List;
+import net.commoninternet.ccci.spi.CiKeys;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.Tier;
 import net.commoninternet.ccci.spi.TierPlugin;
+import org.opentest4j.TestAbortedException;
 
 /**
  * INSTALL: the run's single deploy is its operation (done by the lifecycle before the tiers);
@@ -26,7 +28,8 @@ public final class InstallTier implements TierPlugin {
         return List.of(
                 Check.of("deployed-once", InstallTier::deployedOnce),
                 Check.of("converged", InstallTier::converged),
-                Check.of("serves-http", GenericChecks::servesHttp));
+                Check.of("serves-http", GenericChecks::servesHttp),
+                Check.of("ready-probe", InstallTier::readyProbe));
     }
 
     @Override
@@ -37,6 +40,17 @@ public final class InstallTier implements TierPlugin {
     /** The run deploys its app exactly once; read from the run's own deploy count, never another run's. */
     private static void deployedOnce(RunContext run) throws IOException {
         assertThat(run.get(RunState.class).deployCount()).as("deploy-count of this run's app").isEqualTo(1);
+    }
+
+    /** The recipe's READY_PROBE (HTTP, or N stable TCP connects) passes within HTTP_TIMEOUT. */
+    private static void readyProbe(RunContext run) throws InterruptedException {
+        CiKeys keys = run.find(CiKeys.class).orElse(CiKeys.defaults());
+        CiKeys.Probe probe = keys.readyProbe().orElseThrow(() -> new TestAbortedException(
+                "structural skip: the recipe sets no READY_PROBE"));
+        AppProbes.Outcome outcome = new AppProbes(run.get(Deployment.class), keys)
+                .await(probe, java.time.Duration.ofSeconds(keys.httpTimeoutSeconds()));
+        assertThat(outcome.ok()).as("READY_PROBE %s within HTTP_TIMEOUT %s s: %s", probe, keys.httpTimeoutSeconds(),
+                outcome.detail()).isTrue();
     }
 
     /** The deploy's own wait, then a fresh look: a task that crashed since then shows up here. */

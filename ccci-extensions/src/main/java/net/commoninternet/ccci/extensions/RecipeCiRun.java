@@ -6,7 +6,11 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import net.commoninternet.ccci.spi.CiKeys;
+import net.commoninternet.ccci.spi.HookContext;
+import net.commoninternet.ccci.spi.PreOperationHooks;
+import net.commoninternet.ccci.spi.RecipeCustomization;
 import net.commoninternet.ccci.spi.LiveApp;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunExtension;
@@ -63,63 +67,93 @@ public final class RecipeCiRun implements RunLifecycle {
             long pid = ProcessHandle.current().pid();
             RunState state = RunState.create(runDir, settings.runId(), pid);
             run.put(RunState.class, state);
-            ChildProcesses children = new ChildProcesses(childEnvironment(abraDir, state));
-            guards.killOnStop(children);
-            RecipeFetch fetch = new RecipeFetch(children);
-            RecipeFetch.Fetched recipe = settings.skipFetch()
-                    ? fetch.copyStaged(abraDir.stagedRecipe(run.recipe()), abraDir.recipe(run.recipe()), settings.ref())
-                    : fetch.fetch(run.recipeSource(), abraDir.recipe(run.recipe()), settings.ref());
-            String ref = settings.ref() != null ? settings.ref() : recipe.commit();
-            String domain = AppNaming.domain(run.recipe(), settings.pr(), ref);
-            LOG.info("== ccci run {} (pid {}): recipe {} at {} (pr {}), app {}, ABRA_DIR {} ==",
-                    settings.runId(), pid, run.recipe(), recipe.commit(), settings.pr(), domain, abraDir.root());
-
-            // UPGRADE deploys the base release first and moves the same tree to the head in place.
-            UpgradePlan upgrade = UpgradePlan.resolve(fetch, recipe, run.tiers().contains(Tier.UPGRADE),
-                    run.find(CiKeys.class).orElse(CiKeys.defaults()).upgradeBaseVersion());
-            run.put(UpgradePlan.class, upgrade);
-            if (upgrade.base().isPresent()) {
-                fetch.moveTo(recipe.dir(), upgrade.base().get().text());
-                LOG.info("== upgrade plan: deploy {} first, then upgrade in place to {} ==", upgrade.base().get(), recipe.commit());
+            // From here to the end, the console goes through the secret filter and into run.log.
+            try (RedactedConsole console = RedactedConsole.install(runDir.resolve("run.log"))) {
+                runLogged(run, tiers, guards, docker, teardown, servers, runDir, abraDir, state, console);
             }
-
-            // Held before the app exists, until this process dies: a janitor never sees the app unlocked.
-            AppDomainLock.acquire(settings.appLockDir(), domain);
-            AppDriver driver = new CountedDeploys(settings.driver().equals("abra")
-                    ? new AbraDriver(children, teardown, servers)
-                    : new SwarmDriver(docker, children, runDir.resolve("backup"), servers), state);
-            App app = null;
-            boolean clean = false;
-            try {
-                app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
-                extensions(run, RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
-                driver.deploy(app);
-                CiKeys keys = run.find(CiKeys.class).orElse(CiKeys.defaults());
-                SwarmConvergence.Report converged = new SwarmConvergence(docker)
-                        .await(app.stack(), Duration.ofSeconds(keys.deployTimeoutSeconds()));
-                Deployment deployment = new Deployment(app, driver, docker, children, converged);
-                run.put(Deployment.class, deployment);
-                run.put(LiveApp.class, new LiveAppOnSwarm(deployment, keys));
-                tiers.run();
-            } finally {
-                // Teardown must finish even when the run was stopped (SIGTERM, deadline): from
-                // here on, signals are logged and ignored and no interrupt of the guards is pending.
-                guards.beginTeardown();
-                try {
-                    List<String> left = driver.remove(domain);
-                    clean = left.isEmpty();
-                    LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
-                } finally {
-                    writeResults(run, runDir, new RunResults.Run(run.recipe(), upgrade.headVersion().orElse(null),
-                            settings.pr(), recipe.commit(), settings.runId(), domain, run.tiers(), clean,
-                            app == null ? List.of() : app.secretValues().values()));
-                    List<RunExtension.Teardown> last = new java.util.ArrayList<>(extensions(run, RunExtension.Teardown.class));
-                    java.util.Collections.reverse(last);
-                    last.forEach(e -> call(() -> e.teardown(run)));
-                }
-            }
-            state.remove();
         }
+    }
+
+    private void runLogged(RunContext run, Tiers tiers, LifetimeGuards guards, DockerEngine docker, StackTeardown teardown,
+            Path servers, Path runDir, RunAbraDir abraDir, RunState state, RedactedConsole console) throws Exception {
+        RunSettings settings = run.settings();
+        long pid = ProcessHandle.current().pid();
+        ChildProcesses children = new ChildProcesses(childEnvironment(abraDir, state));
+        guards.killOnStop(children);
+        RecipeFetch fetch = new RecipeFetch(children);
+        RecipeFetch.Fetched recipe = settings.skipFetch()
+                ? fetch.copyStaged(abraDir.stagedRecipe(run.recipe()), abraDir.recipe(run.recipe()), settings.ref())
+                : fetch.fetch(run.recipeSource(), abraDir.recipe(run.recipe()), settings.ref());
+        String ref = settings.ref() != null ? settings.ref() : recipe.commit();
+        String domain = AppNaming.domain(run.recipe(), settings.pr(), ref);
+        LOG.info("== ccci run {} (pid {}): recipe {} at {} (pr {}), app {}, ABRA_DIR {} ==",
+                settings.runId(), pid, run.recipe(), recipe.commit(), settings.pr(), domain, abraDir.root());
+        CiKeys keys = run.find(CiKeys.class).orElse(CiKeys.defaults());
+        Optional<RecipeCustomization> customization = run.find(RecipeCustomization.class);
+        LOG.info("== customization: {} ==", CustomizationManifest.of(keys, customization, Map.of(),
+                settings.recipeCodeApproved(), List.of()));
+        keys.notActedOn().forEach(k -> LOG.warn("CI key {} is recorded but not acted on by this ccci", k));
+        RecipeSetup setup = new RecipeSetup(settings.recipeCodeApproved(), customization, children);
+        run.put(RecipeSetup.class, setup);
+
+        // UPGRADE deploys the base release first and moves the same tree to the head in place.
+        UpgradePlan upgrade = UpgradePlan.resolve(fetch, recipe, run.tiers().contains(Tier.UPGRADE),
+                keys.upgradeBaseVersion());
+        run.put(UpgradePlan.class, upgrade);
+        if (upgrade.base().isPresent()) {
+            fetch.moveTo(recipe.dir(), upgrade.base().get().text());
+            LOG.info("== upgrade plan: deploy {} first, then upgrade in place to {} ==", upgrade.base().get(), recipe.commit());
+        }
+
+        // Held before the app exists, until this process dies: a janitor never sees the app unlocked.
+        AppDomainLock.acquire(settings.appLockDir(), domain);
+        AppDriver driver = new CountedDeploys(settings.driver().equals("abra")
+                ? new AbraDriver(children, teardown, servers)
+                : new SwarmDriver(docker, children, runDir.resolve("backup"), servers), state);
+        App app = null;
+        boolean clean = false;
+        try {
+            app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
+            console.addSecrets(app.secretValues().values());
+            // Set env, overlays, install steps; then the pre-install hooks, right before the one deploy.
+            setup.beforeInstall(app, keys);
+            App created = app;
+            run.put(HookContext.Source.class, op -> new RunHookContext(created, keys, op, run));
+            PreOperationHooks.run(run, Tier.INSTALL);
+            extensions(run, RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
+            driver.deploy(app);
+            SwarmConvergence.Report converged = new SwarmConvergence(docker)
+                    .await(app.stack(), Duration.ofSeconds(keys.deployTimeoutSeconds()));
+            Deployment deployment = new Deployment(app, driver, docker, children, converged);
+            run.put(Deployment.class, deployment);
+            run.put(LiveApp.class, new LiveAppOnSwarm(deployment, keys));
+            if (converged.converged() && keys.readyProbe().isPresent()) {
+                // The tiers start on a ready app; INSTALL's ready-probe check gives the verdict.
+                AppProbes.Outcome ready = new AppProbes(deployment, keys)
+                        .await(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds()));
+                LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
+            }
+            tiers.run();
+        } finally {
+            // Teardown must finish even when the run was stopped (SIGTERM, deadline): from
+            // here on, signals are logged and ignored and no interrupt of the guards is pending.
+            guards.beginTeardown();
+            try {
+                List<String> left = driver.remove(domain);
+                clean = left.isEmpty();
+                LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
+            } finally {
+                writeResults(run, runDir, new RunResults.Run(run.recipe(), upgrade.headVersion().orElse(null),
+                        settings.pr(), recipe.commit(), settings.runId(), domain, run.tiers(), clean,
+                        app == null ? List.of() : app.secretValues().values(),
+                        CustomizationManifest.of(keys, customization, setup.used(), settings.recipeCodeApproved(),
+                                app == null ? List.of() : app.secretValues().values())));
+                List<RunExtension.Teardown> last = new java.util.ArrayList<>(extensions(run, RunExtension.Teardown.class));
+                java.util.Collections.reverse(last);
+                last.forEach(e -> call(() -> e.teardown(run)));
+            }
+        }
+        state.remove();
     }
 
     /** results.json and the RUN SUMMARY describe the verdict; a failure to write them never changes it. */

@@ -40,7 +40,7 @@ final class RunResults {
 
     /** What the run knew of itself, for the results (all strings may be null when unknown). */
     record Run(String recipe, String version, int pr, String ref, String runId, String domain, Set<Tier> stages,
-               boolean cleanTeardown, Collection<String> secretValues) {
+               boolean cleanTeardown, Collection<String> secretValues, Map<String, Object> customization) {
     }
 
     private RunResults() {
@@ -58,12 +58,14 @@ final class RunResults {
                 && r.message().startsWith(LintTier.FINDING))) {
             return Verdict.FAIL; // verdict-neutral for the run, but the lint rung did not pass
         }
-        if (mine.stream().anyMatch(r -> r.status() == Status.SKIPPED)) {
-            return mine.stream().allMatch(r -> r.message() != null
-                    && (r.message().startsWith(STRUCTURAL) || r.message().startsWith(INTENTIONAL)))
-                    ? Verdict.SKIP : Verdict.UNVER;
+        // A skip without a structural or intentional reason means nobody knows: unverified. A
+        // check skipped for a structural reason (no READY_PROBE, say) beside passing ones is no
+        // reason to doubt the tier.
+        if (mine.stream().anyMatch(r -> r.status() == Status.SKIPPED && !(r.message() != null
+                && (r.message().startsWith(STRUCTURAL) || r.message().startsWith(INTENTIONAL))))) {
+            return Verdict.UNVER;
         }
-        return Verdict.PASS;
+        return mine.stream().anyMatch(r -> r.status() == Status.PASSED) ? Verdict.PASS : Verdict.SKIP;
     }
 
     static Map<Rung, Verdict> rungs(List<Row> rows) {
@@ -118,7 +120,7 @@ final class RunResults {
                 (a, b) -> a, LinkedHashMap::new)));
         results.put("level", level(rungs));
         results.put("skips", rows.stream().filter(r -> r.status() == Status.SKIPPED).map(RunResults::row).toList());
-        results.put("customization", Map.of());
+        results.put("customization", SecretMasking.mask(null, run.customization(), run.secretValues()));
         Map<String, Object> flags = new LinkedHashMap<>();
         flags.put("clean_teardown", run.cleanTeardown());
         flags.put("no_secret_leak", true);

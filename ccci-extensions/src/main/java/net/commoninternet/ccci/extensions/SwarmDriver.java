@@ -81,10 +81,8 @@ final class SwarmDriver implements AppDriver {
                 secrets.put(name, value);
             }
         }
-        Map<String, String> deployEnv = new HashMap<>(values);
-        deployEnv.put("STACK_NAME", stack);
         LOG.info("app {} created: env {}, {} secret(s) generated", domain, file, secrets.size());
-        return new App(recipe, domain, stack, recipeDir, file, Map.copyOf(deployEnv), Map.copyOf(secrets));
+        return new App(recipe, domain, stack, recipeDir, file, Map.copyOf(secrets));
     }
 
     /** One deploy of the app's checked-out tree (what {@code abra app deploy -C -c} does). */
@@ -97,9 +95,10 @@ final class SwarmDriver implements AppDriver {
             command.add(compose);
         }
         command.add(app.stack());
+        Map<String, String> env = app.deployEnv();
         requireImages(app);
         LOG.info("deploying {} ({})", app.stack(), String.join(" ", command.subList(3, command.size())));
-        processes.run(command, app.recipeDir(), app.deployEnv(), Duration.ofMinutes(5)).orThrow();
+        processes.run(command, app.recipeDir(), env, Duration.ofMinutes(5)).orThrow();
     }
 
     /**
@@ -160,13 +159,12 @@ final class SwarmDriver implements AppDriver {
         return teardown.teardownApp(domain, servers);
     }
 
-    /** {@code COMPOSE_FILE} from the env (colon-separated), then the ccci overlay if the recipe has one. */
-    static List<String> composeFiles(App app) {
-        List<String> files = new ArrayList<>(List.of(app.deployEnv().getOrDefault("COMPOSE_FILE", "compose.yml").split(":")));
-        if (Files.isRegularFile(app.recipeDir().resolve("compose.ccci.yml")) && !files.contains("compose.ccci.yml")) {
-            files.add("compose.ccci.yml");
-        }
-        return files;
+    /**
+     * {@code COMPOSE_FILE} from the env file (colon-separated, relative to the recipe), as abra
+     * reads it; {@link RecipeSetup} has added the CI overlays to it.
+     */
+    static List<String> composeFiles(App app) throws IOException {
+        return List.of(app.deployEnv().getOrDefault("COMPOSE_FILE", "compose.yml").split(":"));
     }
 
     private void createSecret(String name, String value, String stack) {

@@ -43,8 +43,9 @@ public final class UpgradeTier implements TierPlugin {
         Deployment deployment = run.get(Deployment.class);
         DeployedIdentity before = DeployedIdentity.read(deployment.docker().client(), deployment.app().stack());
         new RecipeFetch(deployment.children()).moveTo(deployment.app().recipeDir(), plan.headCommit());
-        deployment.driver().upgrade(deployment.app());
         CiKeys keys = run.find(CiKeys.class).orElse(CiKeys.defaults());
+        run.get(RecipeSetup.class).beforeUpgrade(deployment.app(), keys);
+        deployment.driver().upgrade(deployment.app());
         SwarmConvergence.Report report = new SwarmConvergence(deployment.docker())
                 .await(deployment.app().stack(), java.time.Duration.ofSeconds(keys.deployTimeoutSeconds()));
         run.put(Moved.class, new Moved(before, DeployedIdentity.read(deployment.docker().client(), deployment.app().stack())));

@@ -67,7 +67,7 @@ class RunResultsTest {
         record.add(pass(Tier.INSTALL));
         record.add(new Row(Tier.UPGRADE, null, Status.SKIPPED, "structural skip: no release older than the head"));
         RunResults.Run run = new RunResults.Run("demo", "1.0.0+1", 7, "abc123", "42", "demo-abcdef.ci.commoninternet.net",
-                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), true, List.of("s3cret-value-xyz"));
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), true, List.of("s3cret-value-xyz"), Map.of());
 
         Path file = RunResults.write(runDir, run, record);
 
@@ -90,7 +90,7 @@ class RunResultsTest {
         Files.createDirectories(runDir.resolve("logs"));
         Files.writeString(runDir.resolve("logs/install.log"), "db password is s3cret-value-xyz\n");
         RunResults.Run run = new RunResults.Run("demo", null, 0, "abc", "1", "d", EnumSet.of(Tier.INSTALL), true,
-                List.of("s3cret-value-xyz"));
+                List.of("s3cret-value-xyz"), Map.of());
 
         Path file = RunResults.write(runDir, run, new RunRecord());
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,8 +50,9 @@ class DeployPreflightTest {
     void aMissingImageIsNamedAndNothingIsDeployed() throws Exception {
         App app = app("version: \"3.8\"\nservices:\n  app:\n    image: ccci.local/never-built:${TAG}\n");
 
-        assertThatThrownBy(() -> driver.deploy(new App(app.recipe(), app.domain(), app.stack(), app.recipeDir(),
-                app.envFile(), Map.of("STACK_NAME", app.stack(), "TAG", "7"), app.secretValues())))
+        AppEnv.read(app.envFile()).set("TAG", "7").write(app.envFile());
+
+        assertThatThrownBy(() -> driver.deploy(app))
                 .hasMessageStartingWith("image ccci.local/never-built:7 of service app is not on this host")
                 .hasMessageContaining("scripts/setup-local-swarm");
 

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import net.commoninternet.ccci.spi.AfterOperation;
+import net.commoninternet.ccci.spi.BeforeOperation;
 import net.commoninternet.ccci.spi.Functional;
+import net.commoninternet.ccci.spi.HookContext;
 import net.commoninternet.ccci.spi.LiveApp;
 import net.commoninternet.ccci.spi.RecipeCustomization;
 import net.commoninternet.ccci.spi.Tier;
@@ -20,7 +23,67 @@ public final class CustomHtmlCi implements RecipeCustomization {
 
     @Override
     public Map<String, Object> keys() {
-        return Map.of("HEALTH_PATH", "/", "HEALTH_OK", List.of(200));
+        return Map.of(
+                "HEALTH_PATH", "/",
+                "HEALTH_OK", List.of(200),
+                // Ready once httpd takes three connects in a row, not merely once its task runs.
+                "READY_PROBE", "tcp:80:3",
+                "EXTRA_ENV", Map.of("CCCI_SITE_NOTE", "installed by ccci",
+                        // masked in results.json (a secret-looking name); the app never uses it
+                        "CCCI_SMTP_PASSWORD", "not-a-real-password"),
+                "UPGRADE_EXTRA_ENV", Map.of("CCCI_SITE_NOTE", "upgraded by ccci"),
+                "BACKUP_VERIFY", "exec:app:test -s /var/www/index.html");
+    }
+
+    /** The CI overlay (compose.ccci.yml): hands the CI's env values to the app's container. */
+    @Override
+    public Optional<String> composeOverlay() {
+        return Optional.of("""
+                version: "3.8"
+                services:
+                  app:
+                    environment:
+                      - CCCI_SITE_NOTE
+                      - CCCI_PRE_INSTALL
+                """);
+    }
+
+    /** pre_install: the hook sees the app before it exists and can set its env. */
+    @BeforeOperation(Tier.INSTALL)
+    void preInstall(HookContext context) throws Exception {
+        assertThat(context.app()).as("no live app before the install's deploy").isEmpty();
+        context.setEnv("CCCI_PRE_INSTALL", context.baseUrl());
+    }
+
+    /** pre_backup: a page written to the content volume right before the backup must survive the restore. */
+    @BeforeOperation(Tier.BACKUP)
+    void preBackup(HookContext context) throws Exception {
+        LiveApp app = context.app().orElseThrow();
+        LiveApp.Response written = app.exec("app", "echo '<p>written before the backup</p>' > /var/www/pre-backup.html");
+        assertThat(written.status()).as(written.body()).isZero();
+    }
+
+    /** The overlay, EXTRA_ENV and the pre-install hook all reached the deployed container. */
+    @AfterOperation(Tier.INSTALL)
+    void theCiOverlayCarriesExtraEnvAndTheHooksValueIntoTheApp(LiveApp app) throws Exception {
+        LiveApp.Response env = app.exec("app", "echo \"$CCCI_SITE_NOTE|$CCCI_PRE_INSTALL\"");
+
+        assertThat(env.body()).isEqualTo("installed by ccci|https://" + app.domain());
+    }
+
+    /** UPGRADE_EXTRA_ENV was set before the in-place redeploy, and the overlay still applies to the new head. */
+    @AfterOperation(Tier.UPGRADE)
+    void theUpgradeRedeployedWithItsExtraEnv(LiveApp app) throws Exception {
+        assertThat(app.exec("app", "echo \"$CCCI_SITE_NOTE\"").body()).isEqualTo("upgraded by ccci");
+    }
+
+    /** What the pre-backup hook wrote is served again after the restore. */
+    @AfterOperation(Tier.RESTORE)
+    void thePageWrittenBeforeTheBackupIsServedAfterTheRestore(LiveApp app) throws Exception {
+        LiveApp.Response page = app.get("/pre-backup.html");
+
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.body()).contains("written before the backup");
     }
 
     /** The site starts with a page titled with the app's own domain. */

@@ -1,0 +1,42 @@
+package net.commoninternet.ccci.extensions;
+
+import java.util.List;
+import java.util.Optional;
+import net.commoninternet.ccci.spi.CiKeys;
+import net.commoninternet.ccci.spi.HookContext;
+import net.commoninternet.ccci.spi.LiveApp;
+import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.Tier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A hook's view of the run's app for one operation; env changes go to the app's env file. */
+record RunHookContext(App created, CiKeys keys, Tier op, RunContext run) implements HookContext {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunHookContext.class);
+
+    @Override
+    public String domain() {
+        return created.domain();
+    }
+
+    @Override
+    public List<String> deps() {
+        return keys.deps();
+    }
+
+    @Override
+    public Optional<LiveApp> app() {
+        return run.find(LiveApp.class);
+    }
+
+    @Override
+    public void setEnv(String key, String value) throws Exception {
+        if (op != Tier.INSTALL && op != Tier.UPGRADE) {
+            throw new IllegalStateException("a " + op.id() + " hook cannot change the app's env: only install and upgrade"
+                    + " deploy, so set it in a pre-install or pre-upgrade hook.");
+        }
+        AppEnv.read(created.envFile()).set(key, value).write(created.envFile());
+        LOG.info("pre_{} hook set {} in the app's env", op.id(), key);
+    }
+}
