@@ -25,6 +25,8 @@ final class StackTeardown {
     private static final Logger LOG = LoggerFactory.getLogger(StackTeardown.class);
     private static final Duration TEARDOWN_LIMIT = Duration.ofMinutes(3);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** How long swarm gets to stop and remove a removed service's running tasks before they are forced. */
+    private static final Duration SWARM_GRACE = Duration.ofSeconds(30);
 
     private final DockerClient client;
 
@@ -77,6 +79,9 @@ final class StackTeardown {
                 .forEach(s -> ignoreGone(() -> client.removeServiceCmd(s.getId()).exec()));
         client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
                 .forEach(c -> ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec()));
+        if (client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec().isEmpty()) {
+            removeOrphanedTasks(stack, deadline);
+        }
         waitUntil(() -> client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
                 deadline);
         client.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
@@ -88,6 +93,30 @@ final class StackTeardown {
         client.listNetworksCmd().withFilter("label", List.of(label)).exec()
                 .forEach(n -> ignoreGone(() -> client.removeNetworkCmd(n.getId()).exec()));
         return leftovers(stack);
+    }
+
+    /**
+     * With no service of the stack left, its containers are orphans. Swarm removes a removed
+     * service's task containers itself, and is given {@link #SWARM_GRACE} to stop running ones
+     * gracefully; but a task container that was already stopped when its task left swarm's store
+     * (a dockerd restart, a node that lost its task) stays forever and keeps its volumes "in use".
+     * Those, and whatever still runs after the grace, are removed here.
+     */
+    private void removeOrphanedTasks(String stack, long deadline) {
+        List<com.github.dockerjava.api.model.Container> stopped = client.listContainersCmd().withShowAll(true)
+                .withLabelFilter(StackLabels.of(stack)).withStatusFilter(List.of("created", "exited", "dead")).exec();
+        stopped.forEach(c -> {
+            LOG.info("removing orphaned task container {} of {} ({})", String.join(",", c.getNames()), stack, c.getStatus());
+            ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec());
+        });
+        long grace = Math.min(deadline, System.nanoTime() + SWARM_GRACE.toNanos());
+        waitUntil(() -> client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
+                grace);
+        client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().forEach(c -> {
+            LOG.warn("forcing removal of task container {} of {}: still {} {} s after its service was removed",
+                    String.join(",", c.getNames()), stack, c.getStatus(), SWARM_GRACE.toSeconds());
+            ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec());
+        });
     }
 
     /** Everything of the stack that still exists, named by kind. */
