@@ -124,7 +124,7 @@ final class RecipeSelectorResolver implements SelectorResolver {
         }
         Set<Tier> tiers = onlyTier.map(EnumSet::of).orElseGet(() -> EnumSet.copyOf(settings.stages()));
         if (onlyCheck.isPresent()) {
-            List<String> names = checks(onlyTier.orElseThrow(), customization)
+            List<String> names = checks(onlyTier.orElseThrow(), settings, customization)
                     .stream().map(Check::name).collect(Collectors.toList());
             if (!names.contains(onlyCheck.get())) {
                 return error("tier " + onlyTier.get().id() + " has no check '" + onlyCheck.get() + "': its checks are "
@@ -142,7 +142,7 @@ final class RecipeSelectorResolver implements SelectorResolver {
             Optional<TierPlugin> plugin = plugins.tier(tier);
             TierDescriptor tierNode = child(run.get(), run.get().getUniqueId().append(TierDescriptor.SEGMENT, tier.id()),
                     uid -> new TierDescriptor(uid, tier, plugin, recipe, source, runKeys.expectedNotApplicable(tier)));
-            for (Check check : checks(tier, customization)) {
+            for (Check check : checks(tier, settings, customization)) {
                 if (onlyCheck.isEmpty() || onlyCheck.get().equals(check.name())) {
                     child(tierNode, tierNode.getUniqueId().append(CheckDescriptor.SEGMENT, check.name()),
                             uid -> new CheckDescriptor(uid, check, recipe, tier.id(), source));
@@ -152,9 +152,9 @@ final class RecipeSelectorResolver implements SelectorResolver {
         return Resolution.match(Match.exact(run.get()));
     }
 
-    /** The tier's generic checks (its plugin's), then the recipe's own for that tier. */
-    private List<Check> checks(Tier tier, Optional<RecipeCustomization> customization) {
-        List<Check> checks = new java.util.ArrayList<>(plugins.tier(tier).map(TierPlugin::checks).orElse(List.of()));
+    /** The tier's generic checks (its plugin's, for this run's settings), then the recipe's own for that tier. */
+    private List<Check> checks(Tier tier, RunSettings settings, Optional<RecipeCustomization> customization) {
+        List<Check> checks = new java.util.ArrayList<>(plugins.tier(tier).map(p -> p.checks(settings)).orElse(List.of()));
         customization.ifPresent(c -> checks.addAll(RecipeChecks.of(c, tier)));
         return checks;
     }

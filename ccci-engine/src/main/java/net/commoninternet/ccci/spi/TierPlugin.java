@@ -14,6 +14,15 @@ public interface TierPlugin {
     /** The generic checks of this tier, in order. Known at discovery time. */
     List<Check> checks();
 
+    /**
+     * The generic checks of this tier for a run with these settings, in order. Known at
+     * discovery time, like {@link #checks()}; a tier whose checks depend on how the run is
+     * driven overrides it (LINT: the embedded rules, or abra's under {@code ccci.driver=abra}).
+     */
+    default List<Check> checks(RunSettings settings) {
+        return checks();
+    }
+
     /** The tier's operation; runs once, before the checks. */
     void operate(RunContext run) throws Exception;
 }

@@ -87,6 +87,22 @@ class EngineDiscoveryTest {
     }
 
     @Test
+    void aTiersChecksFollowTheRunsDriver() {
+        EngineDiscoveryResults results = kit(selectClass(Anchor.class), Constants.RECIPE, "demo",
+                Constants.STAGES, "lint", Constants.DRIVER, "abra").discover();
+
+        assertThat(results.getDiscoveryIssues()).isEmpty();
+        assertThat(ids(results.getEngineDescriptor())).containsExactly(
+                "[engine:ccci]/[recipe:demo]",
+                "[engine:ccci]/[recipe:demo]/[tier:lint]",
+                "[engine:ccci]/[recipe:demo]/[tier:lint]/[check:abra-clean]");
+        String abraCheck = "[engine:ccci]/[recipe:demo]/[tier:lint]/[check:abra-clean]";
+        assertThat(ids(kit(selectUniqueId(abraCheck), Constants.DRIVER, "abra").discover().getEngineDescriptor()))
+                .contains(abraCheck);
+        assertThat(firstError(kit(selectUniqueId(abraCheck))).message()).contains("has no check 'abra-clean'");
+    }
+
+    @Test
     void uniqueIdsRoundTrip() {
         TestDescriptor full = kit(selectClass(Anchor.class), Constants.RECIPE, "demo").discover().getEngineDescriptor();
         for (TestDescriptor node : full.getDescendants()) {

@@ -4,6 +4,7 @@ import java.util.List;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunExtension;
+import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.Tier;
 import net.commoninternet.ccci.spi.TierPlugin;
 
@@ -36,7 +37,7 @@ final class RecordingTiers {
         }
     }
 
-    /** LINT whose operation throws, so its checks never run. */
+    /** LINT whose operation throws, so its checks never run; under the abra driver its check is another. */
     public static final class Lint implements TierPlugin {
         @Override
         public Tier tier() {
@@ -46,6 +47,13 @@ final class RecordingTiers {
         @Override
         public List<Check> checks() {
             return List.of(Check.of("clean", run -> RecordingLifecycle.EVENTS.add("check clean")));
+        }
+
+        @Override
+        public List<Check> checks(RunSettings settings) {
+            return settings.driver().equals("abra")
+                    ? List.of(Check.of("abra-clean", run -> RecordingLifecycle.EVENTS.add("check abra-clean")))
+                    : checks();
         }
 
         @Override

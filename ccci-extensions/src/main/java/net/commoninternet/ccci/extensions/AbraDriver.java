@@ -19,6 +19,9 @@ import org.slf4j.LoggerFactory;
 final class AbraDriver implements AppDriver {
 
     private static final Logger LOG = LoggerFactory.getLogger(AbraDriver.class);
+    /** The {@code ccci.driver} value that selects this driver. */
+    static final String DRIVER = "abra";
+    /** The abra executable, found on the PATH. */
     static final String ABRA = "abra";
 
     private final AbraCommands abra;

@@ -49,7 +49,7 @@ public final class RecipeCiRun implements RunLifecycle {
         RunSettings settings = run.settings();
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
         try (DockerEngine docker = DockerEngine.connect()) {
-            if (settings.driver().equals("abra")) {
+            if (settings.driver().equals(AbraDriver.DRIVER)) {
                 AbraDriver.requireBinary(System.getenv().getOrDefault("PATH", ""));
             }
             extensions(run, RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));
@@ -107,7 +107,7 @@ public final class RecipeCiRun implements RunLifecycle {
 
         // Held before the app exists, until this process dies: a janitor never sees the app unlocked.
         AppDomainLock.acquire(settings.appLockDir(), domain);
-        AppDriver driver = new CountedDeploys(settings.driver().equals("abra")
+        AppDriver driver = new CountedDeploys(settings.driver().equals(AbraDriver.DRIVER)
                 ? new AbraDriver(children, teardown, servers)
                 : new SwarmDriver(docker, children, runDir.resolve("backup"), servers), state);
         App app = null;

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.AbraCli.LintRule;
@@ -18,50 +17,36 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * AbraCommands through real processes: real {@code script}, a real pseudo-terminal, real exit
- * codes and the run's real environment. Only abra is not real (there is none here): FAKE_ABRA
- * is a shell script that records how it was called, whether it had a terminal and which
- * ABRA_DIR it saw, then prints one of the constructed outputs and exits as told.
+ * codes and the run's real environment. Only abra is not real (there is none here): {@link
+ * FakeAbra} stands in for it, recording how it was called, then printing one of the
+ * constructed outputs and exiting as told.
  */
 class AbraCommandsTest {
 
-    private static final String FAKE_ABRA = String.join("\n",
-            "#!/bin/sh",
-            "if [ -t 0 ]; then stdin=tty; else stdin=not-tty; fi",
-            "if [ -t 1 ]; then stdout=tty; else stdout=not-tty; fi",
-            "{",
-            "  printf 'argv:'; for a in \"$@\"; do printf ' [%s]' \"$a\"; done; printf '\\n'",
-            "  printf 'ABRA_DIR=%s\\n' \"$ABRA_DIR\"",
-            "  echo \"stdin=$stdin\"; echo \"stdout=$stdout\"",
-            "} > \"$FAKE_ABRA_LOG\"",
-            "cat \"$FAKE_ABRA_OUTPUT\"",
-            "exit \"$FAKE_ABRA_EXIT\"",
-            "");
     private static final String DOMAIN = "cust-1a2b3c.ci.commoninternet.net";
 
     @TempDir
     Path dir;
 
-    private Path abra;
+    private FakeAbra abra;
     private Path abraDir;
 
     @BeforeEach
     void installFakeAbra() throws IOException {
-        abra = Files.writeString(dir.resolve("fake-abra"), FAKE_ABRA);
-        Files.setPosixFilePermissions(abra, PosixFilePermissions.fromString("rwx------"));
+        abra = FakeAbra.install(dir);
         abraDir = Files.createDirectories(dir.resolve("run/abra"));
     }
 
-    /** Commands whose fake abra prints {@code output} and exits {@code exit}. */
+    /** Commands whose stand-in abra prints {@code output} and exits {@code exit}. */
     private AbraCommands commands(String output, int exit) throws IOException {
-        Path printed = Files.writeString(dir.resolve("output"), output);
-        ChildProcesses processes = new ChildProcesses(Map.of("ABRA_DIR", abraDir.toString(),
-                "FAKE_ABRA_LOG", dir.resolve("log").toString(), "FAKE_ABRA_OUTPUT", printed.toString(),
-                "FAKE_ABRA_EXIT", Integer.toString(exit)));
-        return new AbraCommands(new AbraCli(abra.toString()), processes, Duration.ofSeconds(30));
+        Map<String, String> environment = new HashMap<>(abra.answering(output, exit));
+        environment.put("ABRA_DIR", abraDir.toString());
+        return new AbraCommands(new AbraCli(abra.executable().toString()), new ChildProcesses(environment),
+                Duration.ofSeconds(30));
     }
 
     private List<String> log() throws IOException {
-        return Files.readAllLines(dir.resolve("log"), StandardCharsets.UTF_8);
+        return abra.log();
     }
 
     @Test
