@@ -106,7 +106,7 @@ final class StackTeardown {
         List<com.github.dockerjava.api.model.Container> stopped = client.listContainersCmd().withShowAll(true)
                 .withLabelFilter(StackLabels.of(stack)).withStatusFilter(List.of("created", "exited", "dead")).exec();
         stopped.forEach(c -> {
-            LOG.info("removing orphaned task container {} of {} ({})", String.join(",", c.getNames()), stack, c.getStatus());
+            LOG.info("removing stopped task container {} of {} ({})", String.join(",", c.getNames()), stack, c.getStatus());
             ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec());
         });
         long grace = Math.min(deadline, System.nanoTime() + SWARM_GRACE.toNanos());

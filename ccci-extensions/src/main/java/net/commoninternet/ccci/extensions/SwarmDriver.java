@@ -6,13 +6,11 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.model.SecretSpec;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -168,9 +166,10 @@ final class SwarmDriver implements AppDriver {
     }
 
     private void createSecret(String name, String value, String stack) {
-        String data = Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8));
+        // SecretSpec.withData base64-encodes the value itself: pass it as it is, or the app reads
+        // the base64 text as its secret (and the console filter, which knows the value, misses it).
         try {
-            docker.client().createSecretCmd(new SecretSpec().withName(name).withData(data).withLabels(StackLabels.of(stack)))
+            docker.client().createSecretCmd(new SecretSpec().withName(name).withData(value).withLabels(StackLabels.of(stack)))
                     .exec();
         } catch (ConflictException e) {
             throw new IllegalStateException("secret " + name + " already exists: a previous run of this domain left it;"

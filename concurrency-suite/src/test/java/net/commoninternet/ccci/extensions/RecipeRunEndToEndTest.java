@@ -86,12 +86,23 @@ class RecipeRunEndToEndTest {
                 "name=\"custom-html &gt; restore &gt; marker-restored\"",
                 "name=\"custom-html &gt; install &gt; theFirstPageNamesTheAppsDomain\"",
                 "name=\"custom-html &gt; custom &gt; aPageAddedToTheContentVolumeIsServed\"",
-                "name=\"custom-html &gt; lint &gt; healthchecks\"");
+                "name=\"custom-html &gt; lint &gt; healthchecks\"",
+                // the customization's keys, hooks, overlay and per-operation assertions
+                "name=\"custom-html &gt; install &gt; ready-probe\"",
+                "name=\"custom-html &gt; backup &gt; backup-verified\"",
+                "name=\"custom-html &gt; install &gt; theCiOverlayCarriesExtraEnvAndTheHooksValueIntoTheApp\"",
+                "name=\"custom-html &gt; upgrade &gt; theUpgradeRedeployedWithItsExtraEnv\"",
+                "name=\"custom-html &gt; restore &gt; thePageWrittenBeforeTheBackupIsServedAfterTheRestore\"");
         // One verdict-neutral lint finding (no healthcheck) is the only skip.
-        assertThat(report).contains("tests=\"22\"", "skipped=\"1\"", "failures=\"0\"");
+        assertThat(report).contains("tests=\"27\"", "skipped=\"1\"", "failures=\"0\"");
         String results = Files.readString(sandbox.resolve("runs/e2e-ok/results.json"), StandardCharsets.UTF_8);
         assertThat(results).contains("\"level\" : 4", "\"clean_teardown\" : true", "\"no_secret_leak\" : true",
-                "\"lint\" : \"fail\"");
+                "\"lint\" : \"fail\"", "\"class\" : \"net.commoninternet.ccci.recipes.CustomHtmlCi\"",
+                "\"CCCI_SMTP_PASSWORD\" : \"********\"", "\"pre_install: preInstall\"",
+                "\"compose overlay of CustomHtmlCi\" : \"applied\"");
+        assertThat(results).doesNotContain("not-a-real-password");
+        assertThat(output).contains("READY_PROBE tcp:80:3: 3 TCP connect(s) in a row", "COMPOSE_FILE=compose.yml:.ccci/compose.customization.yml");
+        assertThat(sandbox.resolve("runs/e2e-ok/run.log")).content().contains("== RUN SUMMARY ==", "pre_install hook set CCCI_PRE_INSTALL");
         assertThat(output).contains("== RUN SUMMARY ==",
                 "level 4: install pass, upgrade pass, backup_restore pass, functional pass, lint fail");
         assertThat(report).doesNotContain("<failure", "<error");
@@ -138,10 +149,96 @@ class RecipeRunEndToEndTest {
         runToTheEnd("notes-demo", "e2e-notes", 3022, (exit, output, domain) -> {
             assertThat(exit).as(output).isZero();
             assertThat(output).contains("1 secret(s) generated",
-                    "level 3: install pass, upgrade pass, backup_restore pass");
+                    "level 4: install pass, upgrade pass, backup_restore pass, functional pass");
             String results = Files.readString(sandbox.resolve("runs/e2e-notes/results.json"), StandardCharsets.UTF_8);
-            assertThat(results).contains("\"level\" : 3", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
+            assertThat(results).contains("\"level\" : 4", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
+            // The functional test printed the generated password: the console filter masked it
+            // everywhere it went (the CI log, run.log), and the test saw a real value (>= 16 chars).
+            assertThat(output).contains("db_password as the front sees it: ********");
+            assertThat(sandbox.resolve("runs/e2e-notes/run.log")).content()
+                    .contains("db_password as the front sees it: ********");
         });
+    }
+
+    /**
+     * A recipe that is not bundled, kept as a plain git repository elsewhere, with no
+     * customization: the generic tiers run. It ships its own CI code (install_steps.sh and
+     * compose.ccci.yml), which runs because the recipe is on the approved list; its app only
+     * starts if both did their part, so a passing install proves they ran.
+     */
+    @Test
+    void aRecipeDirectoryThatIsNotBundledRunsTheGenericTiersWithItsApprovedCiCode() throws Exception {
+        Path recipes = Files.createDirectories(sandbox.resolve("elsewhere"));
+        Path recipe = Files.createDirectories(recipes.resolve("plainsite"));
+        Files.writeString(recipe.resolve("compose.yml"), """
+                version: "3.8"
+                services:
+                  web:
+                    image: ccci.local/busybox:1
+                    command:
+                      - sh
+                      - -c
+                      - |
+                        [ "$${SITE_FLAVOUR}" = from-install-steps ] || { echo "SITE_FLAVOUR unset"; exit 1; }
+                        mkdir -p /srv/www && echo "<p>$${SITE_FLAVOUR}</p>" > /srv/www/index.html
+                        trap 'exit 0' TERM
+                        httpd -f -p 8000 -h /srv/www &
+                        wait
+                    networks:
+                      - proxy
+                    volumes:
+                      - site:/srv/www
+                    deploy:
+                      labels:
+                        - "traefik.enable=true"
+                        - "traefik.http.services.${STACK_NAME}.loadbalancer.server.port=8000"
+                        - "traefik.http.routers.${STACK_NAME}.rule=Host(`${DOMAIN}`)"
+                        - "coop-cloud.${STACK_NAME}.version=0.1.0+1.0"
+                        - "backupbot.backup=true"
+                        - "backupbot.backup.path=/srv/www"
+                volumes:
+                  site:
+                networks:
+                  proxy:
+                    external: true
+                """);
+        Files.writeString(recipe.resolve("compose.ccci.yml"), """
+                version: "3.8"
+                services:
+                  web:
+                    environment:
+                      - SITE_FLAVOUR
+                """);
+        Files.writeString(recipe.resolve(".env.sample"), "TYPE=plainsite\nDOMAIN=plainsite.example.com\n");
+        Files.writeString(recipe.resolve("install_steps.sh"), "echo \"SITE_FLAVOUR=from-install-steps\" >> \"$CCCI_ENV_FILE\"\n"
+                + "echo \"install steps ran for $DOMAIN\"\n");
+        for (java.util.List<String> git : java.util.List.of(java.util.List.of("git", "init", "-q"),
+                java.util.List.of("git", "add", "-A"),
+                java.util.List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "plainsite"))) {
+            assertThat(new ProcessBuilder(git).directory(recipe.toFile()).inheritIO().start().waitFor()).isZero();
+        }
+
+        MavenRun run = MavenRun.start(sandbox.resolve("plain.log"), env(true), "-Drecipe=plainsite",
+                "-Dccci.recipes=" + recipes, "-Dccci.approved-recipes=plainsite", "-Dccci.run-id=e2e-plain", "-Dccci.pr=3024");
+        int exit = run.waitFor(Duration.ofMinutes(10));
+        String output = run.output();
+        Matcher app = APP.matcher(output);
+        assertThat(app.find()).as(output).isTrue();
+        try {
+            assertThat(exit).as(output).isZero();
+            assertThat(output).contains("running the recipe's install_steps.sh (approved recipe)",
+                    "install steps ran for " + app.group(1),
+                    "level 3: install pass, upgrade skip, backup_restore pass, functional unver");
+            String results = Files.readString(sandbox.resolve("runs/e2e-plain/results.json"), StandardCharsets.UTF_8);
+            assertThat(results).contains("\"recipe_code_approved\" : true", "\"install_steps.sh\" : \"ran (recipe on the approved list)\"",
+                    "\"compose.ccci.yml\" : \"applied (recipe on the approved list)\"", "\"class\" : null",
+                    "\"clean_teardown\" : true");
+            try (DockerEngine docker = DockerEngine.connect()) {
+                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(app.group(1)))).isEmpty();
+            }
+        } finally {
+            MavenRun.removeLeftovers(app.group(1));
+        }
     }
 
     @Test
