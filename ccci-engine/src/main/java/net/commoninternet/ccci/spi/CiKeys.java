@@ -46,7 +46,8 @@ public final class CiKeys {
             String shape = switch (key) {
                 case "HEALTH_PATH", "UPGRADE_BASE_VERSION", "SCREENSHOT", "WARM_CANONICAL" ->
                         value instanceof String ? null : "a string";
-                case "READY_PROBE" -> value instanceof String s && Probe.parse(s).isPresent() && !s.startsWith("exec:")
+                case "READY_PROBE" -> value instanceof String s
+                        && Probe.parse(s).filter(p -> p.kind() != Probe.Kind.EXEC).isPresent()
                         ? null : "an HTTP or TCP probe: http:<path> (answers a HEALTH_OK status) or tcp:<port>[:<N>]"
                                 + " (N stable connects in a row, default 3)";
                 case "BACKUP_VERIFY" -> value instanceof String s && Probe.parse(s).isPresent()

@@ -7,6 +7,7 @@ import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.EventConditions.skippedWithReason;
 import static org.junit.platform.testkit.engine.EventConditions.test;
+import static org.junit.platform.testkit.engine.EventConditions.uniqueIdSubstring;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.engine.DiscoveryIssue;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.support.descriptor.ClassSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.testkit.engine.EngineDiscoveryResults;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
@@ -35,6 +37,8 @@ class CustomizationTest {
     void recipeFolders() throws IOException {
         Files.createDirectories(recipes.resolve("tuned"));
         Files.createDirectories(recipes.resolve("mistyped"));
+        Files.createDirectories(recipes.resolve("unacted"));
+        Files.createDirectories(recipes.resolve("depends"));
         RecordingLifecycle.EVENTS.clear();
     }
 
@@ -83,8 +87,10 @@ class CustomizationTest {
     void expectedNotApplicableIsAnIntentionalSkipWithItsReason() {
         EngineExecutionResults results = kit("tuned", "install,backup", selectClass(Anchor.class)).execute();
 
-        results.testEvents().assertThatEvents().haveExactly(1,
-                event(test("backup"), skippedWithReason("intentional skip (EXPECTED_NA): the app keeps no data")));
+        // A tier with checks is a container, one without is a test: the skip is the tier's either way.
+        results.allEvents().assertThatEvents().haveExactly(1, event(uniqueIdSubstring("backup"),
+                skippedWithReason("intentional skip (EXPECTED_NA): the app keeps no data")));
+        assertThat(RecordingLifecycle.EVENTS).doesNotContain("operate backup", "check verified");
     }
 
     @Test
@@ -98,5 +104,40 @@ class CustomizationTest {
                 m -> assertThat(m).isEqualTo("CI key DEPLOY_TIMEOUT of mistyped must be a positive number of seconds, not ten minutes."),
                 m -> assertThat(m).contains("takesNothing must be an instance method taking one LiveApp parameter"));
         assertThat(results.getDiscoveryIssues()).allMatch(i -> i.severity() == DiscoveryIssue.Severity.ERROR);
+    }
+
+    @Test
+    void keysNotActedOnAreOneWarningEachAndTheRunIsStillDiscoveredAndRun() {
+        EngineDiscoveryResults discovered = kit("unacted", "install", selectClass(Anchor.class)).discover();
+
+        assertThat(ids(discovered.getEngineDescriptor())).contains("[engine:ccci]/[recipe:unacted]/[tier:install]");
+        assertThat(discovered.getDiscoveryIssues()).allSatisfy(issue -> {
+            assertThat(issue.severity()).isEqualTo(DiscoveryIssue.Severity.WARNING);
+            assertThat(issue.source()).contains(ClassSource.from(TestCustomizations.Unacted.class));
+        });
+        assertThat(discovered.getDiscoveryIssues()).extracting(DiscoveryIssue::message).satisfiesExactly(
+                m -> assertThat(m).startsWith("CI key SCREENSHOT of unacted is recorded but not acted on by this ccci")
+                        .endsWith("the run goes on without it."),
+                m -> assertThat(m).startsWith("CI key WARM_CANONICAL of unacted is recorded but not acted on"));
+
+        kit("unacted", "install", selectClass(Anchor.class)).execute();
+        assertThat(RecordingLifecycle.EVENTS).startsWith("setup unacted [INSTALL]", "operate install");
+    }
+
+    @Test
+    void nonEmptyDepsIsADiscoveryErrorSayingWhyAndWhatToDo() {
+        EngineDiscoveryResults discovered = kit("depends", "install", selectClass(Anchor.class)).discover();
+
+        assertThat(discovered.getEngineDescriptor().getChildren()).isEmpty();
+        assertThat(discovered.getDiscoveryIssues()).singleElement().satisfies(issue -> {
+            assertThat(issue.severity()).isEqualTo(DiscoveryIssue.Severity.ERROR);
+            assertThat(issue.message()).isEqualTo("CI key DEPS of depends names dependencies [mariadb], but this ccci"
+                    + " cannot deploy cold dependencies yet: a run without them would test a broken app. Remove DEPS,"
+                    + " or run this recipe on the production harness.");
+        });
+    }
+
+    private static List<String> ids(TestDescriptor root) {
+        return root.getDescendants().stream().map(d -> d.getUniqueId().toString()).sorted().collect(Collectors.toList());
     }
 }

@@ -8,10 +8,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
+import net.commoninternet.ccci.spi.RunSettings;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.ConfigurationParameters;
 import org.junit.platform.engine.DiscoveryIssue;
 import org.junit.platform.engine.DiscoveryIssue.Severity;
 import org.junit.platform.engine.DiscoverySelector;
@@ -53,6 +58,7 @@ class EngineDiscoveryTest {
         assertThat(ids(results.getEngineDescriptor())).containsExactly(
                 "[engine:ccci]/[recipe:demo]",
                 "[engine:ccci]/[recipe:demo]/[tier:backup]",
+                "[engine:ccci]/[recipe:demo]/[tier:backup]/[check:verified]",
                 "[engine:ccci]/[recipe:demo]/[tier:custom]",
                 "[engine:ccci]/[recipe:demo]/[tier:install]",
                 "[engine:ccci]/[recipe:demo]/[tier:install]/[check:fails]",
@@ -217,6 +223,75 @@ class EngineDiscoveryTest {
                 .contains("run id '../x' is not usable as a folder name");
         assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.SKIP_FETCH, "yes")).message())
                 .contains("ccci.skip-fetch/CCCI_SKIP_FETCH='yes' is not a switch");
+    }
+
+    @Test
+    void approvedRecipesArePlainNamesSeparatedByCommasAndSayWhetherThisRecipesCodeMayRun() {
+        RunSettings approved = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo",
+                Constants.APPROVED_RECIPES, " custom-html, demo ,,"));
+        RunSettings other = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo",
+                Constants.APPROVED_RECIPES, "custom-html"));
+        RunSettings none = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo"));
+
+        assertThat(approved.approvedRecipes()).containsExactlyInAnyOrder("custom-html", "demo");
+        assertThat(approved.recipeCodeApproved()).isTrue();
+        assertThat(other.recipeCodeApproved()).isFalse();
+        assertThat(none.approvedRecipes()).isEmpty();
+        assertThat(none.recipeCodeApproved()).isFalse();
+    }
+
+    @Test
+    void aBadApprovedNameIsOneErrorNamingTheFormat() {
+        DiscoveryIssue issue = singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo",
+                Constants.APPROVED_RECIPES, "custom-html, ../demo"));
+
+        assertThat(issue.message()).isEqualTo("'../demo' in ccci.approved-recipes is not a recipe name: list plain recipe"
+                + " names separated by commas, for example -Dccci.approved-recipes=custom-html,keycloak.");
+    }
+
+    @Test
+    void theApprovedListIsReadFromTheEnvironmentWhenTheKeyIsUnsetAndTheKeyWins() {
+        Map<String, String> config = Map.of(Constants.RECIPES, recipes.toString());
+        Map<String, String> env = Map.of("CCCI_APPROVED_RECIPES", "demo,custom-html");
+
+        SettingsReader fromEnv = new SettingsReader(new MapParameters(config), env, 1);
+        assertThat(fromEnv.read("demo")).get().satisfies(s -> {
+            assertThat(s.approvedRecipes()).containsExactlyInAnyOrder("demo", "custom-html");
+            assertThat(s.recipeCodeApproved()).isTrue();
+        });
+
+        Map<String, String> keyToo = new java.util.HashMap<>(config);
+        keyToo.put(Constants.APPROVED_RECIPES, "custom-html");
+        assertThat(new SettingsReader(new MapParameters(keyToo), env, 1).read("demo"))
+                .get().extracting(RunSettings::approvedRecipes).isEqualTo(Set.of("custom-html"));
+
+        SettingsReader bad = new SettingsReader(new MapParameters(config), Map.of("CCCI_APPROVED_RECIPES", "Demo"), 1);
+        assertThat(bad.read("demo")).isEmpty();
+        assertThat(bad.problems()).singleElement().satisfies(p -> assertThat(p).startsWith("'Demo' in ccci.approved-recipes"));
+    }
+
+    private static RunSettings settings(EngineTestKit.Builder kit) {
+        EngineDiscoveryResults results = kit.discover();
+        assertThat(results.getDiscoveryIssues()).isEmpty();
+        return ((RecipeRunDescriptor) results.getEngineDescriptor().getChildren().iterator().next()).settings();
+    }
+
+    /** Configuration parameters from a map, for reading settings without the launcher. */
+    private record MapParameters(Map<String, String> values) implements ConfigurationParameters {
+        @Override
+        public Optional<String> get(String key) {
+            return Optional.ofNullable(values.get(key));
+        }
+
+        @Override
+        public Optional<Boolean> getBoolean(String key) {
+            return get(key).map(Boolean::parseBoolean);
+        }
+
+        @Override
+        public Set<String> keySet() {
+            return values.keySet();
+        }
     }
 
     /**

@@ -1,17 +1,23 @@
 package net.commoninternet.ccci.engine;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import net.commoninternet.ccci.spi.CiKeys;
+import net.commoninternet.ccci.spi.HookContext;
 import net.commoninternet.ccci.spi.LiveApp;
+import net.commoninternet.ccci.spi.PreOperationHooks;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunLifecycle;
 import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.Tier;
 
 /**
  * Test double of the run lifecycle: deploys nothing, records what the engine asked of it,
- * and runs the tiers between a "setup" and a "teardown" entry. The real lifecycle lives in
- * ccci-extensions and is tested against the real swarm there.
+ * and runs the tiers between a "setup" and a "teardown" entry. Like the real lifecycle it
+ * offers hook contexts and runs the pre-install hooks itself, before the (absent) deploy and
+ * before there is a live app. The real lifecycle lives in ccci-extensions and is tested
+ * against the real swarm there.
  */
 public final class RecordingLifecycle implements RunLifecycle {
 
@@ -21,8 +27,12 @@ public final class RecordingLifecycle implements RunLifecycle {
     @Override
     public void run(RunContext run, Tiers tiers) throws Exception {
         EVENTS.add("setup " + run.recipe() + " " + run.tiers());
-        run.put(LiveApp.class, new RecordingLiveApp(run.recipe() + ".test", run.get(CiKeys.class)));
+        String domain = run.recipe() + ".test";
+        CiKeys keys = run.get(CiKeys.class);
+        run.put(HookContext.Source.class, op -> new RecordingHookContext(domain, keys, op, run));
         try {
+            PreOperationHooks.run(run, Tier.INSTALL);
+            run.put(LiveApp.class, new RecordingLiveApp(domain, keys));
             tiers.run();
         } finally {
             lastRecord = run.record().rows();
@@ -40,6 +50,24 @@ public final class RecordingLifecycle implements RunLifecycle {
         @Override
         public Response exec(String service, String script) {
             return new Response(0, "");
+        }
+    }
+
+    /** Test double of a hook's context: env changes are recorded, not written anywhere. */
+    record RecordingHookContext(String domain, CiKeys keys, Tier op, RunContext run) implements HookContext {
+        @Override
+        public List<String> deps() {
+            return keys.deps();
+        }
+
+        @Override
+        public Optional<LiveApp> app() {
+            return run.find(LiveApp.class);
+        }
+
+        @Override
+        public void setEnv(String key, String value) {
+            EVENTS.add("setEnv " + key + "=" + value + " before " + op.id());
         }
     }
 }

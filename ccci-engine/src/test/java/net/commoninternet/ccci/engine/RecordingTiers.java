@@ -37,6 +37,24 @@ final class RecordingTiers {
         }
     }
 
+    /** BACKUP with one passing check, so that its operation (and the hooks before it) runs. */
+    public static final class Backup implements TierPlugin {
+        @Override
+        public Tier tier() {
+            return Tier.BACKUP;
+        }
+
+        @Override
+        public List<Check> checks() {
+            return List.of(Check.of("verified", run -> RecordingLifecycle.EVENTS.add("check verified")));
+        }
+
+        @Override
+        public void operate(RunContext run) {
+            RecordingLifecycle.EVENTS.add("operate backup");
+        }
+    }
+
     /** LINT whose operation throws, so its checks never run; under the abra driver its check is another. */
     public static final class Lint implements TierPlugin {
         @Override

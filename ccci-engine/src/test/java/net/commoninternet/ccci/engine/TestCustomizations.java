@@ -3,12 +3,17 @@ package net.commoninternet.ccci.engine;
 import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.spi.AfterOperation;
+import net.commoninternet.ccci.spi.BeforeOperation;
 import net.commoninternet.ccci.spi.Functional;
+import net.commoninternet.ccci.spi.HookContext;
 import net.commoninternet.ccci.spi.LiveApp;
 import net.commoninternet.ccci.spi.RecipeCustomization;
 import net.commoninternet.ccci.spi.Tier;
 
-/** Customizations the engine tests discover through ServiceLoader (recipes "tuned" and "mistyped"). */
+/**
+ * Customizations the engine tests discover through ServiceLoader (recipes "tuned", "mistyped",
+ * "hooked", "hookfails", "badhook", "unacted" and "depends").
+ */
 final class TestCustomizations {
 
     private TestCustomizations() {
@@ -57,6 +62,83 @@ final class TestCustomizations {
 
         @Functional
         void takesNothing() {
+        }
+    }
+
+    /** Pre-operation hooks for INSTALL (run by the lifecycle) and BACKUP (run by the engine). */
+    public static final class Hooked implements RecipeCustomization {
+        @Override
+        public String recipe() {
+            return "hooked";
+        }
+
+        @BeforeOperation(Tier.INSTALL)
+        void beforeInstall(HookContext context) throws Exception {
+            RecordingLifecycle.EVENTS.add("hook " + context.op().id() + ", live app " + context.app().isPresent());
+            context.setEnv("GREETING", "hello");
+        }
+
+        @BeforeOperation(Tier.BACKUP)
+        void beforeBackup(HookContext context) {
+            RecordingLifecycle.EVENTS.add("hook " + context.op().id() + " on " + context.domain() + ", live app "
+                    + context.app().isPresent());
+        }
+    }
+
+    /** A BACKUP hook that throws: the tier fails and its operation must not run. */
+    public static final class HookFails implements RecipeCustomization {
+        @Override
+        public String recipe() {
+            return "hookfails";
+        }
+
+        @BeforeOperation(Tier.BACKUP)
+        void beforeBackup(HookContext context) {
+            throw new IllegalStateException("backup hook broke");
+        }
+    }
+
+    /** Hooks of the wrong shape: no context parameter, and static. */
+    public static final class BadHook implements RecipeCustomization {
+        @Override
+        public String recipe() {
+            return "badhook";
+        }
+
+        @BeforeOperation(Tier.BACKUP)
+        void noContext() {
+            RecordingLifecycle.EVENTS.add("hook noContext");
+        }
+
+        @BeforeOperation(Tier.RESTORE)
+        static void staticHook(HookContext context) {
+            RecordingLifecycle.EVENTS.add("hook staticHook");
+        }
+    }
+
+    /** Keys this ccci records but does not act on. */
+    public static final class Unacted implements RecipeCustomization {
+        @Override
+        public String recipe() {
+            return "unacted";
+        }
+
+        @Override
+        public Map<String, Object> keys() {
+            return Map.of("SCREENSHOT", "/", "WARM_CANONICAL", "unacted.example.org");
+        }
+    }
+
+    /** Cold dependencies, which this ccci cannot deploy. */
+    public static final class Depends implements RecipeCustomization {
+        @Override
+        public String recipe() {
+            return "depends";
+        }
+
+        @Override
+        public Map<String, Object> keys() {
+            return Map.of("DEPS", List.of("mariadb"));
         }
     }
 }

@@ -96,4 +96,40 @@ class RunResultsTest {
 
         assertThat(new ObjectMapper().readTree(file.toFile()).get("flags").get("no_secret_leak").asBoolean()).isFalse();
     }
+
+    @Test
+    void passesBesideStructuralOrIntentionalSkipsArePassAndBesideAnyOtherSkipUnver() {
+        List<Row> rows = List.of(
+                pass(Tier.INSTALL), new Row(Tier.INSTALL, "ready-probe", Status.SKIPPED, "structural skip: no READY_PROBE"),
+                pass(Tier.CUSTOM), new Row(Tier.CUSTOM, "sso", Status.SKIPPED, "intentional skip (EXPECTED_NA): no sso"),
+                pass(Tier.LINT), new Row(Tier.LINT, "healthchecks", Status.SKIPPED, "tier lint has no checks (unver)"),
+                pass(Tier.UPGRADE), new Row(Tier.UPGRADE, "migrations", Status.SKIPPED, null),
+                new Row(Tier.BACKUP, null, Status.SKIPPED, "structural skip: no backupbot labels"));
+
+        assertThat(RunResults.tier(rows, Tier.INSTALL)).isEqualTo(Verdict.PASS);
+        assertThat(RunResults.tier(rows, Tier.CUSTOM)).isEqualTo(Verdict.PASS);
+        assertThat(RunResults.tier(rows, Tier.LINT)).isEqualTo(Verdict.UNVER);
+        assertThat(RunResults.tier(rows, Tier.UPGRADE)).isEqualTo(Verdict.UNVER);
+        assertThat(RunResults.tier(rows, Tier.BACKUP)).isEqualTo(Verdict.SKIP);
+    }
+
+    @Test
+    void theCustomizationBlockOfResultsJsonMasksSecretLookingEnvValuesAndGeneratedSecrets() throws Exception {
+        String generated = "Zq8vK2pLm9xW";
+        Map<String, Object> customization = Map.of(
+                "class", "net.commoninternet.ccci.recipes.DemoCi",
+                "keys", Map.of("HEALTH_PATH", "/", "EXTRA_ENV", Map.of("SMTP_PASSWORD", "hunter2-smtp",
+                        "WELCOME", "admin password is " + generated, "SMTP_HOST", "mail.example.org")));
+        RunResults.Run run = new RunResults.Run("demo", null, 0, "abc", "1", "d", EnumSet.of(Tier.INSTALL), true,
+                List.of(generated), customization);
+
+        Path file = RunResults.write(runDir, run, new RunRecord());
+
+        JsonNode env = new ObjectMapper().readTree(file.toFile()).get("customization").get("keys").get("EXTRA_ENV");
+        assertThat(env.get("SMTP_PASSWORD").asText()).isEqualTo(SecretMasking.MASK);
+        assertThat(env.get("WELCOME").asText()).isEqualTo("admin password is " + SecretMasking.MASK);
+        assertThat(env.get("SMTP_HOST").asText()).isEqualTo("mail.example.org");
+        assertThat(Files.readString(file)).doesNotContain("hunter2-smtp", generated);
+        assertThat(new ObjectMapper().readTree(file.toFile()).get("flags").get("no_secret_leak").asBoolean()).isTrue();
+    }
 }
