@@ -36,16 +36,30 @@ public final class RecipeCiRun implements RunLifecycle {
      */
     private static final long PARENT_AT_START = ParentDeathSignal.PARENT_AT_START;
 
+    /**
+     * System property: a file that gets the run's whole (secret-filtered) console as well, from the
+     * guards to the RUN SUMMARY; it still gets a cancelled run's teardown after Maven is gone.
+     */
+    static final String LOG_FILE = "ccci.log-file";
+
     @Override
     public void run(RunContext run, Tiers tiers) throws Exception {
-        // First, on the thread that runs the run, before any child process or lock: the
-        // parent-death signal, the SIGTERM funnel and the hard deadline (spec section 2).
-        try (LifetimeGuards guards = LifetimeGuards.install(run.settings().deadline())) {
-            runGuarded(run, tiers, guards);
+        // On the thread that runs the run, before any child process or lock: the parent-death
+        // signal, the SIGTERM funnel and the hard deadline (spec section 2). Only the console
+        // filter comes before them (it starts nothing and takes no lock), so the log file has
+        // every line of the run, the guards' own included.
+        try (RedactedConsole console = RedactedConsole.install()) {
+            String logFile = System.getProperty(LOG_FILE, "");
+            if (!logFile.isBlank()) {
+                console.teeTo(Path.of(logFile));
+            }
+            try (LifetimeGuards guards = LifetimeGuards.install(run.settings().deadline())) {
+                runGuarded(run, tiers, guards, console);
+            }
         }
     }
 
-    private void runGuarded(RunContext run, Tiers tiers, LifetimeGuards guards) throws Exception {
+    private void runGuarded(RunContext run, Tiers tiers, LifetimeGuards guards, RedactedConsole console) throws Exception {
         RunSettings settings = run.settings();
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
         try (DockerEngine docker = DockerEngine.connect()) {
@@ -67,10 +81,9 @@ public final class RecipeCiRun implements RunLifecycle {
             long pid = ProcessHandle.current().pid();
             RunState state = RunState.create(runDir, settings.runId(), pid);
             run.put(RunState.class, state);
-            // From here to the end, the console goes through the secret filter and into run.log.
-            try (RedactedConsole console = RedactedConsole.install(runDir.resolve("run.log"))) {
-                runLogged(run, tiers, guards, docker, teardown, servers, runDir, abraDir, state, console);
-            }
+            // From here to the end, the (filtered) console also goes into the run's run.log.
+            console.teeTo(runDir.resolve("run.log"));
+            runLogged(run, tiers, guards, docker, teardown, servers, runDir, abraDir, state, console);
         }
     }
 

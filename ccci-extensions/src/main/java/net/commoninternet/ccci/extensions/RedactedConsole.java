@@ -10,14 +10,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArraySet;
 
 /**
  * The run's console, filtered: while installed, everything written to {@code System.out} and
  * {@code System.err} (the run's log lines, child output it logs, Surefire's captured output)
  * passes here line by line, has every registered secret value replaced by {@code ********}, and
- * goes on to the original stream and to the run's {@code run.log}. A secret value therefore never
- * reaches the CI log or an artifact, even when a child process prints it.
+ * goes on to the original stream and to the log files it tees into (the run's {@code run.log},
+ * and {@code -Dccci.log-file}, which still gets a cancelled run's teardown after Maven is gone). A
+ * secret value therefore never reaches the CI log or an artifact, even when a child process
+ * prints it. Secrets are replaced longest first, so one that contains another is masked whole.
  *
  * <p>Lines are held until their newline (or 64 KiB), so a secret split across two writes is still
  * caught. Logback's console appender writes through {@code System.out} at each event, so it is
@@ -26,34 +27,51 @@ import java.util.concurrent.CopyOnWriteArraySet;
 final class RedactedConsole implements AutoCloseable {
 
     private static final int MAX_LINE = 64 * 1024;
+    /** Shorter values would mask common text; generated secrets are 32 characters. */
+    static final int MIN_SECRET = 4;
 
     private final PrintStream originalOut;
     private final PrintStream originalErr;
-    private final OutputStream logFile;
-    private final Set<String> secrets = new CopyOnWriteArraySet<>();
+    private final java.util.List<OutputStream> logFiles = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile java.util.List<String> secrets = java.util.List.of();
     private final LineFilter out;
     private final LineFilter err;
 
-    private RedactedConsole(Path log) throws IOException {
+    private RedactedConsole() {
         this.originalOut = System.out;
         this.originalErr = System.err;
-        Files.createDirectories(log.getParent());
-        this.logFile = Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         this.out = new LineFilter(originalOut);
         this.err = new LineFilter(originalErr);
     }
 
-    /** Starts filtering the process's console into {@code log} too. */
-    static RedactedConsole install(Path log) throws IOException {
-        RedactedConsole console = new RedactedConsole(log);
+    /** Starts filtering the process's console. */
+    static RedactedConsole install() {
+        RedactedConsole console = new RedactedConsole();
         System.setOut(new PrintStream(console.out, true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(console.err, true, StandardCharsets.UTF_8));
         return console;
     }
 
+    /** Starts filtering the process's console into {@code log} too. */
+    static RedactedConsole install(Path log) throws IOException {
+        RedactedConsole console = install();
+        console.teeTo(log);
+        return console;
+    }
+
+    /** From now on the filtered console also goes to {@code log} (appended). */
+    void teeTo(Path log) throws IOException {
+        if (log.getParent() != null) {
+            Files.createDirectories(log.getParent());
+        }
+        logFiles.add(Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
+    }
+
     /** From now on these values are masked (call as soon as they exist, before anything can print them). */
-    void addSecrets(Collection<String> values) {
-        values.stream().filter(v -> v != null && v.length() >= 4).forEach(secrets::add);
+    synchronized void addSecrets(Collection<String> values) {
+        Set<String> all = new java.util.HashSet<>(secrets);
+        values.stream().filter(v -> v != null && v.length() >= MIN_SECRET).forEach(all::add);
+        secrets = all.stream().sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
     }
 
     String redact(String text) {
@@ -75,8 +93,10 @@ final class RedactedConsole implements AutoCloseable {
         if (System.err != originalErr) {
             System.setErr(originalErr);
         }
-        synchronized (logFile) {
-            logFile.close();
+        for (OutputStream log : logFiles) {
+            synchronized (log) {
+                log.close();
+            }
         }
     }
 
@@ -117,15 +137,23 @@ final class RedactedConsole implements AutoCloseable {
         private void emit() {
             byte[] clean = redact(line.toString(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
             line.reset();
-            target.write(clean, 0, clean.length);
-            target.flush();
-            synchronized (logFile) {
-                try {
-                    logFile.write(clean);
-                    logFile.flush();
-                } catch (IOException closed) {
-                    // the run's log is closed at the very end; the console still gets the line
+            // The files first: after Maven is gone (a cancelled run's teardown) the console may
+            // fail, and the files are where those lines are read.
+            for (OutputStream log : logFiles) {
+                synchronized (log) {
+                    try {
+                        log.write(clean);
+                        log.flush();
+                    } catch (IOException closed) {
+                        // the logs are closed at the very end; the console still gets the line
+                    }
                 }
+            }
+            try {
+                target.write(clean, 0, clean.length);
+                target.flush();
+            } catch (RuntimeException consoleGone) {
+                // nobody reads the console any more; the files have the line
             }
         }
     }

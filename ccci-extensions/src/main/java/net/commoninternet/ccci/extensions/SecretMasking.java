@@ -43,10 +43,10 @@ final class SecretMasking {
         }
         if (value instanceof String text) {
             String masked = URL_CREDENTIALS.matcher(text).replaceAll("$1" + MASK + "@");
-            for (String secret : secrets) {
-                if (!secret.isEmpty()) {
-                    masked = masked.replace(secret, MASK);
-                }
+            // longest first: a secret containing another is masked whole
+            for (String secret : secrets.stream().filter(s -> s.length() >= RedactedConsole.MIN_SECRET)
+                    .sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList()) {
+                masked = masked.replace(secret, MASK);
             }
             return masked;
         }

@@ -126,6 +126,20 @@ class RedactedConsoleTest {
     }
 
     @Test
+    void aSecretThatContainsAnotherIsMaskedWholeWhicheverWasRegisteredFirst() throws Exception {
+        Path logFile = dir.resolve("ccci.log");
+        try (RedactedConsole console = RedactedConsole.install()) {
+            console.teeTo(logFile);
+            console.addSecrets(List.of(SECRET));
+            console.addSecrets(List.of(SECRET + "-and-more"));
+            System.out.println("long: " + SECRET + "-and-more; short: " + SECRET);
+        }
+
+        assertThat(console()).contains("long: " + MASKED + "; short: " + MASKED).doesNotContain("-and-more");
+        assertThat(logFile).content(UTF_8).contains("long: " + MASKED + "; short: " + MASKED);
+    }
+
+    @Test
     void aChildProcessPrintingTheSecretIsMaskedWhereTheCodeLogsItsOutput() throws Exception {
         App app = TempApp.create(dir, "demo", Map.of("db_password", SECRET), "TYPE=demo", "DB_PASSWORD=" + SECRET);
         Files.writeString(app.recipeDir().resolve(RecipeSetup.INSTALL_STEPS), "echo \"connecting with $DB_PASSWORD\"\n");
