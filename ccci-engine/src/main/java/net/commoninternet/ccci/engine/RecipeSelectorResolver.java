@@ -142,7 +142,11 @@ final class RecipeSelectorResolver implements SelectorResolver {
             Optional<TierPlugin> plugin = plugins.tier(tier);
             TierDescriptor tierNode = child(run.get(), run.get().getUniqueId().append(TierDescriptor.SEGMENT, tier.id()),
                     uid -> new TierDescriptor(uid, tier, plugin, recipe, source, runKeys.expectedNotApplicable(tier)));
-            for (Check check : checks(tier, settings, customization)) {
+            // A tier the recipe declares not applicable gets no checks: a plain TEST, so Surefire
+            // reports it as skipped with its reason (a skipped container it would not report).
+            List<Check> tierChecks = runKeys.expectedNotApplicable(tier).isPresent() ? List.of()
+                    : checks(tier, settings, customization);
+            for (Check check : tierChecks) {
                 if (onlyCheck.isEmpty() || onlyCheck.get().equals(check.name())) {
                     child(tierNode, tierNode.getUniqueId().append(CheckDescriptor.SEGMENT, check.name()),
                             uid -> new CheckDescriptor(uid, check, recipe, tier.id(), source));
