@@ -15,6 +15,16 @@ record CountedDeploys(AppDriver driver, RunState state) implements AppDriver {
 
     private static final Logger LOG = LoggerFactory.getLogger(CountedDeploys.class);
 
+    /**
+     * The deploy-once rule, whatever tiers ran: null if the run deployed {@code expected} times,
+     * else the hard failure's message, {@code deploy-count N!=M: ...}.
+     */
+    static String violation(int deploys, int expected) {
+        return deploys == expected ? null : "deploy-count " + deploys + "!=" + expected + ": a run deploys its app exactly"
+                + " once (plus once per cold dependency); the upgrade is an in-place redeploy and backup and restore"
+                + " never deploy.";
+    }
+
     @Override
     public App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abra) throws IOException, InterruptedException {
         return driver.newApp(recipe, domain, recipeDir, abra);

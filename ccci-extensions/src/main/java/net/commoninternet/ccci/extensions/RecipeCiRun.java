@@ -147,6 +147,10 @@ public final class RecipeCiRun implements RunLifecycle {
                 LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
             }
             tiers.run();
+            String violation = CountedDeploys.violation(state.deployCount(), 1);
+            if (violation != null) {
+                throw new IllegalStateException(violation);
+            }
         } finally {
             // Teardown must finish even when the run was stopped (SIGTERM, deadline): from
             // here on, signals are logged and ignored and no interrupt of the guards is pending.
