@@ -116,6 +116,18 @@ final class RecipeSelectorResolver implements SelectorResolver {
                 return unresolved();
             }
             keys = parsed.keys().orElseThrow();
+            for (String dep : keys.deps()) {
+                if (!SettingsReader.RECIPE_NAME.matcher(dep).matches() || !catalog.contains(dep)) {
+                    problems.add("CI key DEPS of " + recipe + " names '" + dep + "', which is not a recipe in "
+                            + settings.recipesDir() + ": available are " + String.join(", ", catalog.names()) + "."
+                            + Suggestions.didYouMean(dep, catalog.names()));
+                }
+            }
+            if (!problems.isEmpty()) {
+                problems.forEach(p -> issues.reportIssue(DiscoveryIssue.builder(Severity.ERROR, p)
+                        .source(ClassSource.from(customization.get().getClass()))));
+                return unresolved();
+            }
             for (String ignored : keys.notActedOn()) {
                 issues.reportIssue(DiscoveryIssue.builder(Severity.WARNING, "CI key " + ignored + " of " + recipe
                         + " is recorded but not acted on by this ccci (no browser or warm-app support on CI hosts yet);"

@@ -68,10 +68,10 @@ public final class CiKeys {
             };
             if (shape != null) {
                 problems.add("CI key " + key + " of " + recipe + " must be " + shape + ", not " + value + ".");
-            } else if (key.equals("DEPS") && !((List<?>) value).isEmpty()) {
-                problems.add("CI key DEPS of " + recipe + " names dependencies " + value + ", but this ccci cannot deploy"
-                        + " cold dependencies yet: a run without them would test a broken app. Remove DEPS, or run this"
-                        + " recipe on the production harness.");
+            } else if (key.equals("DEPS") && new java.util.HashSet<>((List<?>) value).size() != ((List<?>) value).size()) {
+                problems.add("CI key DEPS of " + recipe + " names a dependency twice: " + value + "; list each recipe once.");
+            } else if (key.equals("DEPS") && ((List<?>) value).contains(recipe)) {
+                problems.add("CI key DEPS of " + recipe + " names the recipe itself: list the recipes its app needs.");
             }
         }
         return problems.isEmpty() ? new Result(Optional.of(new CiKeys(raw)), List.of()) : new Result(Optional.empty(), problems);
@@ -143,7 +143,10 @@ public final class CiKeys {
         return Optional.ofNullable((Boolean) values.get("BACKUP_CAPABLE"));
     }
 
-    /** {@code DEPS}: the recipe's dependencies (a non-empty list is refused at load for now). */
+    /**
+     * {@code DEPS}: recipes whose apps this recipe's app needs, deployed cold by the run before
+     * it (each a deploy in the deploy count) and torn down after it.
+     */
     @SuppressWarnings("unchecked")
     public List<String> deps() {
         return (List<String>) values.getOrDefault("DEPS", List.of());

@@ -23,6 +23,9 @@ public interface HookContext {
     /** The recipe's dependencies ({@code DEPS}); empty when it has none. */
     List<String> deps();
 
+    /** Each dependency's app domain, by recipe: deployed, converged and reachable before INSTALL's hooks run. */
+    java.util.Map<String, String> depDomains();
+
     /** The operation about to run. */
     Tier op();
 

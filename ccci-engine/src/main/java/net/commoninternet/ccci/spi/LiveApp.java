@@ -12,6 +12,11 @@ public interface LiveApp {
     /** The recipe's CI keys, defaults filled in. */
     CiKeys keys();
 
+    /** The apps of its dependencies ({@code DEPS}) this run deployed: recipe to domain. */
+    default java.util.Map<String, String> deps() {
+        return java.util.Map.of();
+    }
+
     /** One GET of {@code path}; redirects are not followed. */
     Response get(String path) throws Exception;
 

@@ -125,16 +125,25 @@ class CustomizationTest {
     }
 
     @Test
-    void nonEmptyDepsIsADiscoveryErrorSayingWhyAndWhatToDo() {
+    void aDependencyThatIsNoRecipeIsADiscoveryErrorNamingTheRecipesThereAre() {
         EngineDiscoveryResults discovered = kit("depends", "install", selectClass(Anchor.class)).discover();
 
         assertThat(discovered.getEngineDescriptor().getChildren()).isEmpty();
         assertThat(discovered.getDiscoveryIssues()).singleElement().satisfies(issue -> {
             assertThat(issue.severity()).isEqualTo(DiscoveryIssue.Severity.ERROR);
-            assertThat(issue.message()).isEqualTo("CI key DEPS of depends names dependencies [mariadb], but this ccci"
-                    + " cannot deploy cold dependencies yet: a run without them would test a broken app. Remove DEPS,"
-                    + " or run this recipe on the production harness.");
+            assertThat(issue.message()).isEqualTo("CI key DEPS of depends names 'mariadb', which is not a recipe in "
+                    + recipes + ": available are depends, mistyped, tuned, unacted.");
         });
+    }
+
+    @Test
+    void aDependencyThatIsARecipeIsAccepted() throws Exception {
+        Files.createDirectories(recipes.resolve("mariadb"));
+
+        EngineDiscoveryResults discovered = kit("depends", "install", selectClass(Anchor.class)).discover();
+
+        assertThat(discovered.getDiscoveryIssues()).isEmpty();
+        assertThat(discovered.getEngineDescriptor().getChildren()).hasSize(1);
     }
 
     private static List<String> ids(TestDescriptor root) {

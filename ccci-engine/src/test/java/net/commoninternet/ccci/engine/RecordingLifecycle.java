@@ -61,6 +61,11 @@ public final class RecordingLifecycle implements RunLifecycle {
         }
 
         @Override
+        public java.util.Map<String, String> depDomains() {
+            return java.util.Map.of();
+        }
+
+        @Override
         public Optional<LiveApp> app() {
             return run.find(LiveApp.class);
         }

@@ -128,12 +128,11 @@ class CiKeysTest {
 
     @Test
     void nonEmptyDepsIsAHardErrorAndAnEmptyListIsNone() {
-        CiKeys.Result result = parse(Map.of("DEPS", List.of("mariadb", "redis")));
-
-        assertThat(result.keys()).isEmpty();
-        assertThat(result.problems()).containsExactly("CI key DEPS of demo names dependencies [mariadb, redis], but"
-                + " this ccci cannot deploy cold dependencies yet: a run without them would test a broken app."
-                + " Remove DEPS, or run this recipe on the production harness.");
+        assertThat(keys(Map.of("DEPS", List.of("mariadb", "redis"))).deps()).containsExactly("mariadb", "redis");
+        assertThat(parse(Map.of("DEPS", List.of("redis", "redis"))).problems()).containsExactly(
+                "CI key DEPS of demo names a dependency twice: [redis, redis]; list each recipe once.");
+        assertThat(parse(Map.of("DEPS", List.of("demo"))).problems()).containsExactly(
+                "CI key DEPS of demo names the recipe itself: list the recipes its app needs.");
         assertThat(keys(Map.of("DEPS", List.of())).deps()).isEmpty();
         assertThat(parse(Map.of("DEPS", "mariadb")).problems()).containsExactly(
                 "CI key DEPS of demo must be a list of recipe names, not mariadb.");

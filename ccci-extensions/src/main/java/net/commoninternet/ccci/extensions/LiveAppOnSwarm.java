@@ -4,7 +4,7 @@ import net.commoninternet.ccci.spi.CiKeys;
 import net.commoninternet.ccci.spi.LiveApp;
 
 /** {@link LiveApp} for a deployed app: HTTP the way the proxy reaches it, exec in its containers. */
-record LiveAppOnSwarm(Deployment deployment, CiKeys keys) implements LiveApp {
+record LiveAppOnSwarm(Deployment deployment, CiKeys keys, java.util.Map<String, String> deps) implements LiveApp {
 
     @Override
     public String domain() {

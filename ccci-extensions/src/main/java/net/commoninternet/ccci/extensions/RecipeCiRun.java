@@ -125,13 +125,19 @@ public final class RecipeCiRun implements RunLifecycle {
                 : new SwarmDriver(docker, children, runDir.resolve("backup"), servers), state);
         App app = null;
         boolean clean = false;
+        ColdDeps deps = new ColdDeps();
         try {
+            // Cold dependencies first: deployed, converged and reachable before the app's hooks run.
+            deps.deploy(keys.deps(), settings.recipesDir(), run.recipe(), settings.pr(), ref, abraDir,
+                    settings.appLockDir(), fetch, driver, docker, console, state,
+                    Duration.ofSeconds(keys.deployTimeoutSeconds()));
             app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
             console.addSecrets(app.secretValues().values());
             // Set env, overlays, install steps; then the pre-install hooks, right before the one deploy.
             setup.beforeInstall(app, keys);
             App created = app;
-            run.put(HookContext.Source.class, op -> new RunHookContext(created, keys, op, run));
+            Map<String, String> depDomains = deps.domains();
+            run.put(HookContext.Source.class, op -> new RunHookContext(created, keys, op, run, depDomains));
             PreOperationHooks.run(run, Tier.INSTALL);
             extensions(run, RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
             driver.deploy(app);
@@ -139,7 +145,7 @@ public final class RecipeCiRun implements RunLifecycle {
                     .await(app.stack(), Duration.ofSeconds(keys.deployTimeoutSeconds()));
             Deployment deployment = new Deployment(app, driver, docker, children, converged);
             run.put(Deployment.class, deployment);
-            run.put(LiveApp.class, new LiveAppOnSwarm(deployment, keys));
+            run.put(LiveApp.class, new LiveAppOnSwarm(deployment, keys, depDomains));
             if (converged.converged() && keys.readyProbe().isPresent()) {
                 // The tiers start on a ready app; INSTALL's ready-probe check gives the verdict.
                 AppProbes.Outcome ready = new AppProbes(deployment, keys)
@@ -147,7 +153,7 @@ public final class RecipeCiRun implements RunLifecycle {
                 LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
             }
             tiers.run();
-            String violation = CountedDeploys.violation(state.deployCount(), 1);
+            String violation = CountedDeploys.violation(state.deployCount(), 1 + keys.deps().size());
             if (violation != null) {
                 throw new IllegalStateException(violation);
             }
@@ -156,7 +162,8 @@ public final class RecipeCiRun implements RunLifecycle {
             // here on, signals are logged and ignored and no interrupt of the guards is pending.
             guards.beginTeardown();
             try {
-                List<String> left = driver.remove(domain);
+                List<String> left = new java.util.ArrayList<>(driver.remove(domain));
+                left.addAll(deps.remove(driver));
                 clean = left.isEmpty();
                 LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
             } finally {

@@ -11,7 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** A hook's view of the run's app for one operation; env changes go to the app's env file. */
-record RunHookContext(App created, CiKeys keys, Tier op, RunContext run) implements HookContext {
+record RunHookContext(App created, CiKeys keys, Tier op, RunContext run, java.util.Map<String, String> depDomains)
+        implements HookContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunHookContext.class);
 

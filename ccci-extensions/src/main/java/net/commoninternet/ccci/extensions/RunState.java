@@ -62,6 +62,11 @@ record RunState(Path deploys, Path opState, Path deps, Path depSkip) {
         Files.writeString(opState, operation + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
     }
 
+    /** Appends a cold dependency's app domain to the deps file (one line each). */
+    void recordDependency(String domain) throws IOException {
+        Files.writeString(deps, domain + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    }
+
     /** A normal end removes the files; a killed run's stay with its run folder. */
     void remove() throws IOException {
         for (Path file : List.of(deploys, opState, deps, depSkip)) {

@@ -24,7 +24,8 @@ class RunHookContextTest {
     private RunHookContext context(App app, Tier op) {
         RunSettings settings = new RunSettings("demo", 0, null, "1", Set.of(op), root, "swarm", root, root, root,
                 Duration.ofMinutes(5), false, Set.of());
-        return new RunHookContext(app, CiKeys.defaults(), op, new RunContext(settings, app.recipeDir(), Set.of(op), List.of()));
+        return new RunHookContext(app, CiKeys.defaults(), op, new RunContext(settings, app.recipeDir(), Set.of(op), List.of()),
+                java.util.Map.of());
     }
 
     @Test

@@ -155,6 +155,14 @@ class RecipeRunEndToEndTest {
             // The functional test printed the generated password: the console filter masked it
             // everywhere it went (the CI log, run.log), and the test saw a real value (>= 16 chars).
             assertThat(output).contains("db_password as the front sees it: ********");
+            // Its cold dependency (custom-html) was deployed first, counted, and removed after it.
+            Matcher dep = Pattern.compile("== dependency custom-html of notes-demo: app (\\S+) ").matcher(output);
+            assertThat(dep.find()).as(output).isTrue();
+            assertThat(output).contains("deploy 2 of this run's app " + domain);
+            try (DockerEngine docker = DockerEngine.connect()) {
+                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(dep.group(1)))).isEmpty();
+            }
+            assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, dep.group(1)))).isFalse();
             assertThat(sandbox.resolve("runs/e2e-notes/run.log")).content()
                     .contains("db_password as the front sees it: ********");
         });
