@@ -49,8 +49,9 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
         try {
             check.verify(context.run());
         } catch (Throwable t) {
-            context.tier().failed(t);
-            throw t;
+            Throwable reported = Redaction.of(t, context.run()::redact);
+            context.tier().failed(reported);
+            throw Redaction.rethrow(reported);
         }
         return context;
     }

@@ -57,6 +57,10 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
         RunContext run = new RunContext(settings, recipeSource, tiers(), context.plugins().extensions());
         run.put(CiKeys.class, keys);
         customization.ifPresent(c -> run.put(RecipeCustomization.class, c));
-        context.plugins().lifecycle().run(run, () -> invocation.invoke(context.withRun(run)));
+        try {
+            context.plugins().lifecycle().run(run, () -> invocation.invoke(context.withRun(run)));
+        } catch (Throwable t) {
+            throw Redaction.rethrow(Redaction.of(t, run::redact));
+        }
     }
 }

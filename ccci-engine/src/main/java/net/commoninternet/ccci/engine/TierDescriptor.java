@@ -77,8 +77,9 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
             }
             plugin.orElseThrow().operate(context.run());
         } catch (Throwable t) {
-            context.tier().failed(t);
-            throw t;
+            Throwable reported = Redaction.of(t, context.run()::redact);
+            context.tier().failed(reported);
+            throw Redaction.rethrow(reported);
         }
         return context;
     }

@@ -21,6 +21,7 @@ public final class RunContext {
     private final List<RunExtension> extensions;
     private final Map<Class<?>, Object> store = new ConcurrentHashMap<>();
     private final RunRecord record = new RunRecord();
+    private volatile java.util.function.UnaryOperator<String> redactor = java.util.function.UnaryOperator.identity();
 
     public RunContext(RunSettings settings, Path recipeSource, Set<Tier> tiers, List<RunExtension> extensions) {
         this.settings = Objects.requireNonNull(settings);
@@ -55,6 +56,20 @@ public final class RunContext {
     /** The registered extensions, in their declared order. */
     public List<RunExtension> extensions() {
         return extensions;
+    }
+
+    /**
+     * How the run masks its secret values in text: the engine passes every failure and skip
+     * message through it before reporting (Surefire writes reports in Maven's process, outside
+     * any console filter of the run's).
+     */
+    public void redactWith(java.util.function.UnaryOperator<String> redactor) {
+        this.redactor = Objects.requireNonNull(redactor);
+    }
+
+    /** {@code text} with the run's secret values masked. */
+    public String redact(String text) {
+        return text == null ? null : redactor.apply(text);
     }
 
     public <T> void put(Class<T> key, T value) {

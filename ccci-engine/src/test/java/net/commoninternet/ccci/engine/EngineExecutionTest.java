@@ -8,6 +8,7 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.EventConditions.skippedWithReason;
 import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.EventConditions.container;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import java.io.IOException;
@@ -59,6 +60,25 @@ class EngineExecutionTest {
         results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(1).failed(1));
         results.testEvents().assertThatEvents().haveExactly(1,
                 event(test("fails"), finishedWithFailure(message("planted failure"))));
+    }
+
+    @Test
+    void secretValuesAreMaskedInEveryReportedFailureAndInTheRunRecord() throws IOException {
+        Files.createDirectories(recipes.resolve("secretive"));
+
+        EngineExecutionResults results = EngineTestKit.engine(CcciTestEngine.ID).selectors(selectClass(Anchor.class))
+                .configurationParameter(Constants.RECIPES, recipes.toString())
+                .configurationParameter(Constants.RECIPE, "secretive")
+                .configurationParameter(Constants.STAGES, "install,lint")
+                .execute();
+
+        results.testEvents().assertThatEvents().haveExactly(1,
+                event(test("fails"), finishedWithFailure(instanceOf(AssertionError.class), message("******** failure"))));
+        // not an assertion: an error still, under a type that says why its message changed
+        results.containerEvents().assertThatEvents().haveExactly(1, event(container("lint"),
+                finishedWithFailure(message("java.lang.IllegalStateException: lint operation ********"))));
+        assertThat(RecordingLifecycle.lastRecord).extracting(RunRecord.Row::message).filteredOn(java.util.Objects::nonNull)
+                .isNotEmpty().noneMatch(m -> m.contains("planted") || m.contains("broke"));
     }
 
     @Test

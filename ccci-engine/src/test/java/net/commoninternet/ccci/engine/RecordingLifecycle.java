@@ -27,6 +27,10 @@ public final class RecordingLifecycle implements RunLifecycle {
     @Override
     public void run(RunContext run, Tiers tiers) throws Exception {
         EVENTS.add("setup " + run.recipe() + " " + run.tiers());
+        if (run.recipe().equals("secretive")) {
+            // this recipe's "secrets" are the planted words of the tier doubles' failures
+            run.redactWith(text -> text.replace("planted", "********").replace("broke", "********"));
+        }
         String domain = run.recipe() + ".test";
         CiKeys keys = run.get(CiKeys.class);
         run.put(HookContext.Source.class, op -> new RecordingHookContext(domain, keys, op, run));

@@ -61,6 +61,8 @@ public final class RecipeCiRun implements RunLifecycle {
 
     private void runGuarded(RunContext run, Tiers tiers, LifetimeGuards guards, RedactedConsole console) throws Exception {
         RunSettings settings = run.settings();
+        // Failures and skips are reported outside this process (Surefire's report): masked here.
+        run.redactWith(console::redact);
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
         try (DockerEngine docker = DockerEngine.connect()) {
             if (settings.driver().equals(AbraDriver.DRIVER)) {
