@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.RunResults.Rung;
 import net.commoninternet.ccci.extensions.RunResults.Verdict;
+import net.commoninternet.ccci.spi.CiKeys;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.RunRecord.Row;
 import net.commoninternet.ccci.spi.RunRecord.Status;
@@ -83,6 +84,33 @@ class RunResultsTest {
         assertThat(json.get("flags").get("no_secret_leak").asBoolean()).isTrue();
         assertThat(Files.readString(file)).doesNotContain("s3cret-value-xyz");
         assertThat(runDir.resolve("results.json.next")).doesNotExist();
+    }
+
+    /** The published schema (a resource of ccci-extensions) accepts what a run writes, and can refuse. */
+    @Test
+    void resultsJsonFollowsThePublishedSchema() throws Exception {
+        RunRecord record = new RunRecord();
+        record.add(pass(Tier.INSTALL));
+        record.add(new Row(Tier.UPGRADE, null, Status.SKIPPED, "structural skip: no release older than the head"));
+        record.add(new Row(Tier.BACKUP, "snapshot-created", Status.FAILED, "expected a snapshot id"));
+        Map<String, Object> manifest = CustomizationManifest.of(CiKeys.parse("demo",
+                        Map.of("EXTRA_ENV", Map.of("SMTP_PASSWORD", "p")), k -> "").keys().orElseThrow(),
+                java.util.Optional.empty(), Map.of("install_steps.sh", "ignored"), false, List.of());
+        RunResults.Run run = new RunResults.Run("demo", null, 7, "abc123", "42", "demo-abcdef.ci.commoninternet.net",
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE, Tier.BACKUP), false, List.of(), manifest);
+        com.networknt.schema.Schema schema;
+        try (java.io.InputStream in = RunResults.class.getResourceAsStream("results.schema.json")) {
+            schema = com.networknt.schema.SchemaRegistry.withDefaultDialect(
+                    com.networknt.schema.SpecificationVersion.DRAFT_2020_12).getSchema(in);
+        }
+
+        String written = Files.readString(RunResults.write(runDir, run, record));
+
+        assertThat(schema.validate(written, com.networknt.schema.InputFormat.JSON)).isEmpty();
+        assertThat(schema.validate(written.replace("\"level\" : 1", "\"level\" : 6"), com.networknt.schema.InputFormat.JSON))
+                .singleElement().satisfies(e -> assertThat(e.getInstanceLocation().toString()).contains("level"));
+        assertThat(schema.validate(written.replace("\"fail\"", "\"failed-ish\""), com.networknt.schema.InputFormat.JSON))
+                .isNotEmpty();
     }
 
     @Test

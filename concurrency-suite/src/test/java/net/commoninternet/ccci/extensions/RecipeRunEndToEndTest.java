@@ -74,6 +74,15 @@ class RecipeRunEndToEndTest {
         }
     }
 
+    /** The results a real run wrote follow the schema ccci-extensions publishes. */
+    private static void assertFollowsTheSchema(String results) throws Exception {
+        try (java.io.InputStream in = RunResults.class.getResourceAsStream("results.schema.json")) {
+            assertThat(com.networknt.schema.SchemaRegistry.withDefaultDialect(
+                            com.networknt.schema.SpecificationVersion.DRAFT_2020_12).getSchema(in)
+                    .validate(results, com.networknt.schema.InputFormat.JSON)).as(results).isEmpty();
+        }
+    }
+
     private void assertRunPassedAndLeftNothing(int exit, String output, String domain) throws Exception {
         assertThat(exit).as(output).isZero();
         Path xml = MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml");
@@ -101,6 +110,7 @@ class RecipeRunEndToEndTest {
                 "\"CCCI_SMTP_PASSWORD\" : \"********\"", "\"pre_install: preInstall\"",
                 "\"compose overlay of CustomHtmlCi\" : \"applied\"");
         assertThat(results).doesNotContain("not-a-real-password");
+        assertFollowsTheSchema(results);
         assertThat(output).contains("READY_PROBE tcp:80:3: 3 TCP connect(s) in a row", "COMPOSE_FILE=compose.yml:.ccci/compose.customization.yml");
         assertThat(sandbox.resolve("runs/e2e-ok/run.log")).content().contains("== RUN SUMMARY ==", "pre_install hook set CCCI_PRE_INSTALL");
         assertThat(output).contains("== RUN SUMMARY ==",
@@ -241,6 +251,7 @@ class RecipeRunEndToEndTest {
             assertThat(results).contains("\"recipe_code_approved\" : true", "\"install_steps.sh\" : \"ran (recipe on the approved list)\"",
                     "\"compose.ccci.yml\" : \"applied (recipe on the approved list)\"", "\"class\" : null",
                     "\"clean_teardown\" : true");
+            assertFollowsTheSchema(results);
             try (DockerEngine docker = DockerEngine.connect()) {
                 assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(app.group(1)))).isEmpty();
             }
