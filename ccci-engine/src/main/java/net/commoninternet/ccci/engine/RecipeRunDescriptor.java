@@ -5,6 +5,7 @@ import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 import net.commoninternet.ccci.spi.CiKeys;
+import net.commoninternet.ccci.spi.DependencyKeys;
 import net.commoninternet.ccci.spi.RecipeCustomization;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunSettings;
@@ -27,14 +28,16 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
     private final Path recipeSource;
     private final CiKeys keys;
     private final Optional<RecipeCustomization> customization;
+    private final DependencyKeys dependencyKeys;
 
     RecipeRunDescriptor(UniqueId uniqueId, RunSettings settings, Path recipeSource, TestSource source, CiKeys keys,
-            Optional<RecipeCustomization> customization) {
+            Optional<RecipeCustomization> customization, DependencyKeys dependencyKeys) {
         super(uniqueId, settings.recipe(), source);
         this.settings = settings;
         this.recipeSource = recipeSource;
         this.keys = keys;
         this.customization = customization;
+        this.dependencyKeys = dependencyKeys;
     }
 
     @Override
@@ -57,6 +60,7 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
         RunContext run = new RunContext(settings, recipeSource, tiers(), context.plugins().extensions());
         run.put(CiKeys.class, keys);
         customization.ifPresent(c -> run.put(RecipeCustomization.class, c));
+        run.put(DependencyKeys.class, dependencyKeys);
         try {
             context.plugins().lifecycle().run(run, () -> invocation.invoke(context.withRun(run)));
         } catch (Throwable t) {

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.spi.CiKeys;
+import net.commoninternet.ccci.spi.DependencyKeys;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RecipeCustomization;
 import net.commoninternet.ccci.spi.RecipeCi;
@@ -104,6 +105,7 @@ final class RecipeSelectorResolver implements SelectorResolver {
         }
         Optional<RecipeCustomization> customization = plugins.customization(recipe);
         CiKeys keys = CiKeys.defaults();
+        java.util.Map<String, CiKeys> dependencyKeys = new java.util.HashMap<>();
         if (customization.isPresent()) {
             CiKeys.Result parsed = CiKeys.parse(recipe, customization.get().keys(),
                     key -> Suggestions.didYouMean(key, CiKeys.KNOWN));
@@ -121,6 +123,14 @@ final class RecipeSelectorResolver implements SelectorResolver {
                     problems.add("CI key DEPS of " + recipe + " names '" + dep + "', which is not a recipe in "
                             + settings.recipesDir() + ": available are " + String.join(", ", catalog.names()) + "."
                             + Suggestions.didYouMean(dep, catalog.names()));
+                    continue;
+                }
+                Optional<RecipeCustomization> depCustomization = plugins.customization(dep);
+                if (depCustomization.isPresent()) {
+                    CiKeys.Result depKeys = CiKeys.parse(dep, depCustomization.get().keys(),
+                            key -> Suggestions.didYouMean(key, CiKeys.KNOWN));
+                    problems.addAll(depKeys.problems());
+                    depKeys.keys().ifPresent(k -> dependencyKeys.put(dep, k));
                 }
             }
             if (!problems.isEmpty()) {
@@ -130,7 +140,7 @@ final class RecipeSelectorResolver implements SelectorResolver {
             }
             for (String ignored : keys.notActedOn()) {
                 issues.reportIssue(DiscoveryIssue.builder(Severity.WARNING, "CI key " + ignored + " of " + recipe
-                        + " is recorded but not acted on by this ccci (no browser or warm-app support on CI hosts yet);"
+                        + " is recorded but not acted on by this ccci (there is no browser on CI hosts);"
                         + " the run goes on without it.").source(ClassSource.from(customization.get().getClass())));
             }
         }
@@ -146,7 +156,7 @@ final class RecipeSelectorResolver implements SelectorResolver {
         CiKeys runKeys = keys;
         Optional<RecipeRunDescriptor> run = context.addToParent(parent -> Optional.of(new RecipeRunDescriptor(
                 parent.getUniqueId().append(RecipeRunDescriptor.SEGMENT, recipe), settings, catalog.source(recipe),
-                source, runKeys, customization)));
+                source, runKeys, customization, new DependencyKeys(dependencyKeys))));
         if (run.isEmpty()) {
             return unresolved();
         }

@@ -44,8 +44,11 @@ public final class CiKeys {
                 continue;
             }
             String shape = switch (key) {
-                case "HEALTH_PATH", "UPGRADE_BASE_VERSION", "SCREENSHOT", "WARM_CANONICAL" ->
+                case "HEALTH_PATH", "UPGRADE_BASE_VERSION", "SCREENSHOT" ->
                         value instanceof String ? null : "a string";
+                case "WARM_CANONICAL" -> value instanceof Boolean
+                        || value instanceof String s && WARM_DOMAIN.matcher(s).matches()
+                        ? null : "true, false, or the domain of the recipe's warm app (warm-<name>.ci.commoninternet.net)";
                 case "READY_PROBE" -> value instanceof String s
                         && Probe.parse(s).filter(p -> p.kind() != Probe.Kind.EXEC).isPresent()
                         ? null : "an HTTP or TCP probe: http:<path> (answers a HEALTH_OK status) or tcp:<port>[:<N>]"
@@ -109,7 +112,24 @@ public final class CiKeys {
     }
 
     /** Keys accepted and recorded, but not acted on by this ccci (a run warns about each one it sees). */
-    public static final Set<String> NOT_ACTED_ON = Set.of("SCREENSHOT", "WARM_CANONICAL");
+    public static final Set<String> NOT_ACTED_ON = Set.of("SCREENSHOT");
+
+    /** Warm apps are long-lived and never a run's: their domains start with {@code warm-}. */
+    private static final java.util.regex.Pattern WARM_DOMAIN =
+            java.util.regex.Pattern.compile("warm-[a-z0-9-]{1,50}\\.ci\\.commoninternet\\.net");
+
+    /**
+     * {@code WARM_CANONICAL}, read for this recipe as somebody's dependency: the domain of its
+     * long-lived warm app, which a run depending on it uses instead of deploying it cold
+     * ({@code true} means {@code warm-<recipe>.ci.commoninternet.net}).
+     */
+    public Optional<String> warmCanonical(String recipe) {
+        Object value = values.get("WARM_CANONICAL");
+        if (Boolean.TRUE.equals(value)) {
+            return Optional.of("warm-" + recipe + ".ci.commoninternet.net");
+        }
+        return value instanceof String s ? Optional.of(s) : Optional.empty();
+    }
 
     /** {@link #NOT_ACTED_ON} keys this recipe sets, sorted. */
     public List<String> notActedOn() {

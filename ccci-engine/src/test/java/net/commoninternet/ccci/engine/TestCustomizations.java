@@ -125,7 +125,7 @@ final class TestCustomizations {
 
         @Override
         public Map<String, Object> keys() {
-            return Map.of("SCREENSHOT", "/", "WARM_CANONICAL", "unacted.example.org");
+            return Map.of("SCREENSHOT", "/", "WARM_CANONICAL", true);
         }
     }
 

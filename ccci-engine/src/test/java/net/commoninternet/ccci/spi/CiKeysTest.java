@@ -139,10 +139,23 @@ class CiKeysTest {
     }
 
     @Test
-    void screenshotAndWarmCanonicalAreAcceptedButListedAsNotActedOn() {
-        CiKeys keys = keys(Map.of("WARM_CANONICAL", "x.example.org", "SCREENSHOT", "/", "HEALTH_PATH", "/"));
+    void screenshotIsAcceptedButListedAsNotActedOn() {
+        CiKeys keys = keys(Map.of("WARM_CANONICAL", true, "SCREENSHOT", "/", "HEALTH_PATH", "/"));
 
-        assertThat(keys.notActedOn()).containsExactly("SCREENSHOT", "WARM_CANONICAL");
+        assertThat(keys.notActedOn()).containsExactly("SCREENSHOT");
         assertThat(keys.asMap()).containsKeys("SCREENSHOT", "WARM_CANONICAL", "HEALTH_PATH");
+    }
+
+    @Test
+    void warmCanonicalNamesTheRecipesWarmApp() {
+        assertThat(keys(Map.of("WARM_CANONICAL", true)).warmCanonical("keycloak"))
+                .contains("warm-keycloak.ci.commoninternet.net");
+        assertThat(keys(Map.of("WARM_CANONICAL", "warm-kc2.ci.commoninternet.net")).warmCanonical("keycloak"))
+                .contains("warm-kc2.ci.commoninternet.net");
+        assertThat(keys(Map.of("WARM_CANONICAL", false)).warmCanonical("keycloak")).isEmpty();
+        assertThat(CiKeys.defaults().warmCanonical("keycloak")).isEmpty();
+        // a run app's domain (or any other) is refused: a warm app is never a run's
+        assertThat(parse(Map.of("WARM_CANONICAL", "kc-0a1b2c.ci.commoninternet.net")).problems()).singleElement()
+                .asString().startsWith("CI key WARM_CANONICAL of demo must be true, false, or the domain of the recipe's warm app");
     }
 }

@@ -17,6 +17,12 @@ import org.slf4j.LoggerFactory;
  * dies), locked by this process before it exists, exactly like the main app; each deploy counts
  * in the run's deploy count (deploy-once: {@code 1 + cold deps}).
  *
+ * <p>A dependency whose own customization sets {@code WARM_CANONICAL} is served by its
+ * long-lived warm app when that app is live and converged: no lock, no deploy, never torn down
+ * (warm apps are not the run's; the janitor never matches them either). When the warm app is
+ * missing or not converged, the run says so in the dependency-skip state file and deploys the
+ * dependency cold instead.
+ *
  * <p>Locks are taken main app first, then dependencies in the order listed; dependency domains
  * include the main recipe, so two runs can only meet on a dependency lock after meeting on the
  * main app's lock: no lock-order cycle.
@@ -25,8 +31,8 @@ final class ColdDeps {
 
     private static final Logger LOG = LoggerFactory.getLogger(ColdDeps.class);
 
-    /** One deployed dependency. */
-    record Dep(String recipe, String domain, App app) {
+    /** One dependency: cold (deployed by the run: {@code app} set once created) or warm (never touched). */
+    record Dep(String recipe, String domain, App app, boolean warm) {
     }
 
     private final List<Dep> deployed = new ArrayList<>();
@@ -39,20 +45,33 @@ final class ColdDeps {
      * Fetches, locks, creates, deploys and awaits each dependency in turn; whatever was created
      * is in {@link #deployed()} for the teardown even when this throws.
      */
-    void deploy(List<String> deps, Path recipesDir, String recipe, int pr, String ref, RunAbraDir abraDir, Path lockDir,
-            RecipeFetch fetch, AppDriver driver, DockerEngine docker, RedactedConsole console, RunState state,
-            Duration timeout) throws IOException, InterruptedException {
+    void deploy(List<String> deps, net.commoninternet.ccci.spi.DependencyKeys depKeys, Path recipesDir, String recipe, int pr,
+            String ref, RunAbraDir abraDir, Path lockDir, RecipeFetch fetch, AppDriver driver, DockerEngine docker,
+            RedactedConsole console, RunState state, Duration timeout) throws IOException, InterruptedException {
         for (String dep : deps) {
+            java.util.Optional<String> warm = depKeys.of(dep).warmCanonical(dep);
+            if (warm.isPresent()) {
+                SwarmConvergence.Report live = new SwarmConvergence(docker).inspect(AppNaming.stackName(warm.get()));
+                if (live.converged()) {
+                    LOG.info("== dependency {} of {}: the warm app {} (WARM_CANONICAL), live and converged ==", dep,
+                            recipe, warm.get());
+                    state.recordDependency("warm " + warm.get());
+                    deployed.add(new Dep(dep, warm.get(), null, true));
+                    continue;
+                }
+                LOG.warn("dependency {}: its warm app {} is not usable ({}); deploying it cold", dep, warm.get(),
+                        String.join("; ", live.problems()));
+                state.recordDependencySkip(dep + ": warm app " + warm.get() + " not usable, deployed cold");
+            }
             RecipeFetch.Fetched tree = fetch.fetch(recipesDir.resolve(dep), abraDir.recipe(dep), null);
             String domain = domain(dep, pr, recipe, ref);
             AppDomainLock.acquire(lockDir, domain);
             state.recordDependency(domain);
             LOG.info("== dependency {} of {}: app {} (cold, at {}) ==", dep, recipe, domain, tree.commit());
-            Dep created = new Dep(dep, domain, null);
-            deployed.add(created);
+            deployed.add(new Dep(dep, domain, null, false));
             App app = driver.newApp(dep, domain, tree.dir(), abraDir);
             console.addSecrets(app.secretValues().values());
-            deployed.set(deployed.size() - 1, new Dep(dep, domain, app));
+            deployed.set(deployed.size() - 1, new Dep(dep, domain, app, false));
             driver.deploy(app);
             SwarmConvergence.Report report = new SwarmConvergence(docker).await(app.stack(), timeout);
             if (!report.converged()) {
@@ -66,6 +85,11 @@ final class ColdDeps {
         return List.copyOf(deployed);
     }
 
+    /** How many dependencies this run deployed cold: each is one deploy in the deploy count. */
+    int coldCount() {
+        return (int) deployed.stream().filter(d -> !d.warm()).count();
+    }
+
     /** Recipe to domain, in the order deployed. */
     Map<String, String> domains() {
         Map<String, String> domains = new LinkedHashMap<>();
@@ -73,11 +97,14 @@ final class ColdDeps {
         return domains;
     }
 
-    /** Removes every dependency created, last first; returns what is left of them. */
+    /** Removes every cold dependency created, last first (warm apps are never touched); returns what is left of them. */
     List<String> remove(AppDriver driver) {
         List<String> left = new ArrayList<>();
         for (int i = deployed.size() - 1; i >= 0; i--) {
             Dep dep = deployed.get(i);
+            if (dep.warm()) {
+                continue;
+            }
             try {
                 left.addAll(driver.remove(dep.domain()));
             } catch (Exception e) {

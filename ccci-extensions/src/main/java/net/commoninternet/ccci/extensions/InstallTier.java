@@ -40,7 +40,7 @@ public final class InstallTier implements TierPlugin {
     /** The run deploys its app exactly once; read from the run's own deploy count, never another run's. */
     private static void deployedOnce(RunContext run) throws IOException {
         int deploys = run.get(RunState.class).deployCount();
-        int cold = run.find(CiKeys.class).orElse(CiKeys.defaults()).deps().size();
+        int cold = run.find(ColdDeps.class).map(ColdDeps::coldCount).orElse(0);
         assertThat(CountedDeploys.violation(deploys, 1 + cold)).as("deploy-count of this run's app").isNull();
     }
 

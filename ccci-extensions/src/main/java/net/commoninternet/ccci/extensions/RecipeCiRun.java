@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.spi.CiKeys;
+import net.commoninternet.ccci.spi.DependencyKeys;
 import net.commoninternet.ccci.spi.HookContext;
 import net.commoninternet.ccci.spi.PreOperationHooks;
 import net.commoninternet.ccci.spi.RecipeCustomization;
@@ -130,7 +131,8 @@ public final class RecipeCiRun implements RunLifecycle {
         ColdDeps deps = new ColdDeps();
         try {
             // Cold dependencies first: deployed, converged and reachable before the app's hooks run.
-            deps.deploy(keys.deps(), settings.recipesDir(), run.recipe(), settings.pr(), ref, abraDir,
+            run.put(ColdDeps.class, deps);
+            deps.deploy(keys.deps(), run.find(DependencyKeys.class).orElse(DependencyKeys.none()), settings.recipesDir(), run.recipe(), settings.pr(), ref, abraDir,
                     settings.appLockDir(), fetch, driver, docker, console, state,
                     Duration.ofSeconds(keys.deployTimeoutSeconds()));
             app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
@@ -155,7 +157,7 @@ public final class RecipeCiRun implements RunLifecycle {
                 LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
             }
             tiers.run();
-            String violation = CountedDeploys.violation(state.deployCount(), 1 + keys.deps().size());
+            String violation = CountedDeploys.violation(state.deployCount(), 1 + deps.coldCount());
             if (violation != null) {
                 throw new IllegalStateException(violation);
             }

@@ -67,6 +67,11 @@ record RunState(Path deploys, Path opState, Path deps, Path depSkip) {
         Files.writeString(deps, domain + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
     }
 
+    /** Appends a line to the dependency-skip report: a dependency not used as configured, and why. */
+    void recordDependencySkip(String line) throws IOException {
+        Files.writeString(depSkip, line + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    }
+
     /** A normal end removes the files; a killed run's stay with its run folder. */
     void remove() throws IOException {
         for (Path file : List.of(deploys, opState, deps, depSkip)) {

@@ -165,7 +165,10 @@ class RecipeRunEndToEndTest {
             // The functional test printed the generated password: the console filter masked it
             // everywhere it went (the CI log, run.log), and the test saw a real value (>= 16 chars).
             assertThat(output).contains("db_password as the front sees it: ********");
-            // Its cold dependency (custom-html) was deployed first, counted, and removed after it.
+            // No warm custom-html is live, so its cold dependency (custom-html) was deployed first,
+            // counted, and removed after it.
+            assertThat(output).contains("dependency custom-html: its warm app warm-custom-html.ci.commoninternet.net is not"
+                    + " usable");
             Matcher dep = Pattern.compile("== dependency custom-html of notes-demo: app (\\S+) ").matcher(output);
             assertThat(dep.find()).as(output).isTrue();
             assertThat(output).contains("deploy 2 of this run's app " + domain);
@@ -257,6 +260,42 @@ class RecipeRunEndToEndTest {
             }
         } finally {
             MavenRun.removeLeftovers(app.group(1));
+        }
+    }
+
+    /**
+     * custom-html is WARM_CANONICAL: with its warm app live, a run of notes-demo uses it instead
+     * of deploying custom-html cold (one deploy in all), reaches it, and leaves it untouched, as
+     * its own janitor and teardown must.
+     */
+    @Test
+    void aLiveWarmCanonicalAppServesAsTheDependencyAndIsNeverTouched() throws Exception {
+        String warm = "warm-custom-html.ci.commoninternet.net";
+        String warmStack = AppNaming.stackName(warm);
+        Path compose = MavenRun.ROOT.resolve("recipe-suites/recipes/custom-html/versions/1.1.0+1.36.1/compose.yml");
+        try (DockerEngine docker = DockerEngine.connect()) {
+            ProcessBuilder deploy = new ProcessBuilder("docker", "stack", "deploy", "--detach=true", "--resolve-image",
+                    "never", "-c", compose.toString(), warmStack).inheritIO();
+            deploy.environment().putAll(Map.of("DOMAIN", warm, "STACK_NAME", warmStack, "EXTRA_DOMAINS", "",
+                    "LETS_ENCRYPT_ENV", "staging"));
+            try {
+                assertThat(deploy.start().waitFor()).isZero();
+                assertThat(new SwarmConvergence(docker).await(warmStack, Duration.ofMinutes(2)).converged()).isTrue();
+
+                runToTheEnd("notes-demo", "e2e-warm", 3026, (exit, output, domain) -> {
+                    assertThat(exit).as(output).isZero();
+                    assertThat(output).contains("== dependency custom-html of notes-demo: the warm app " + warm
+                                    + " (WARM_CANONICAL), live and converged ==",
+                            "deploy 1 of this run's app " + domain,
+                            "level 4: install pass, upgrade pass, backup_restore pass, functional pass")
+                            .doesNotContain("deploy 2 of this run's app");
+                });
+
+                assertThat(new SwarmConvergence(docker).inspect(warmStack).converged())
+                        .as("the warm app is still there, untouched").isTrue();
+            } finally {
+                new StackTeardown(docker.client()).teardown(warmStack);
+            }
         }
     }
 

@@ -32,7 +32,9 @@ public final class CustomHtmlCi implements RecipeCustomization {
                         // masked in results.json (a secret-looking name); the app never uses it
                         "CCCI_SMTP_PASSWORD", "not-a-real-password"),
                 "UPGRADE_EXTRA_ENV", Map.of("CCCI_SITE_NOTE", "upgraded by ccci"),
-                "BACKUP_VERIFY", "exec:app:test -s /var/www/index.html");
+                "BACKUP_VERIFY", "exec:app:test -s /var/www/index.html",
+                // Runs that depend on custom-html use warm-custom-html.ci.commoninternet.net when it is live.
+                "WARM_CANONICAL", true);
     }
 
     /** The CI overlay (compose.ccci.yml): hands the CI's env values to the app's container. */

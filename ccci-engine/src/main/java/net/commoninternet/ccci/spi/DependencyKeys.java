@@ -1,0 +1,24 @@
+package net.commoninternet.ccci.spi;
+
+import java.util.Map;
+
+/**
+ * The CI keys of each of the recipe's dependencies ({@code DEPS}), from their own
+ * customizations (defaults for a dependency without one): a dependency's
+ * {@code WARM_CANONICAL} says whether a run may use its long-lived warm app instead of deploying
+ * it cold.
+ */
+public record DependencyKeys(Map<String, CiKeys> byRecipe) {
+
+    public DependencyKeys {
+        byRecipe = Map.copyOf(byRecipe);
+    }
+
+    public static DependencyKeys none() {
+        return new DependencyKeys(Map.of());
+    }
+
+    public CiKeys of(String dependency) {
+        return byRecipe.getOrDefault(dependency, CiKeys.defaults());
+    }
+}
