@@ -3,25 +3,34 @@ package net.commoninternet.ccci.engine;
 import net.commoninternet.ccci.spi.RunContext;
 import org.junit.platform.engine.support.hierarchical.EngineExecutionContext;
 
-/** What a node of the ccci tree sees while it executes: the plugins and, inside a run, the run. */
+/**
+ * What a node of the ccci tree sees while it executes: the plugins, where report attachments go
+ * and, inside a run, the run (as the node's own view of it).
+ */
 public final class CcciExecutionContext implements EngineExecutionContext {
 
     private final Plugins plugins;
+    private final ReportAttachments attachments;
     private final RunContext run;
     private final TierRecord tier;
 
-    CcciExecutionContext(Plugins plugins) {
-        this(plugins, null, null);
+    CcciExecutionContext(Plugins plugins, ReportAttachments attachments) {
+        this(plugins, attachments, null, null);
     }
 
-    private CcciExecutionContext(Plugins plugins, RunContext run, TierRecord tier) {
+    private CcciExecutionContext(Plugins plugins, ReportAttachments attachments, RunContext run, TierRecord tier) {
         this.plugins = plugins;
+        this.attachments = attachments;
         this.run = run;
         this.tier = tier;
     }
 
     Plugins plugins() {
         return plugins;
+    }
+
+    ReportAttachments attachments() {
+        return attachments;
     }
 
     RunContext run() {
@@ -33,10 +42,11 @@ public final class CcciExecutionContext implements EngineExecutionContext {
     }
 
     CcciExecutionContext withRun(RunContext newRun) {
-        return new CcciExecutionContext(plugins, newRun, null);
+        return new CcciExecutionContext(plugins, attachments, newRun, null);
     }
 
-    CcciExecutionContext withTier(TierRecord newTier) {
-        return new CcciExecutionContext(plugins, run, newTier);
+    /** @param tierRun the tier's view of the run, attaching to the tier's node */
+    CcciExecutionContext withTier(RunContext tierRun, TierRecord newTier) {
+        return new CcciExecutionContext(plugins, attachments, tierRun, newTier);
     }
 }

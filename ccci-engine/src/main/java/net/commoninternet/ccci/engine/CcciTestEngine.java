@@ -46,6 +46,7 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
 
     @Override
     protected CcciExecutionContext createExecutionContext(ExecutionRequest request) {
-        return new CcciExecutionContext(((CcciEngineDescriptor) request.getRootTestDescriptor()).plugins());
+        return new CcciExecutionContext(((CcciEngineDescriptor) request.getRootTestDescriptor()).plugins(),
+                new ReportAttachments(request.getEngineExecutionListener(), request.getOutputDirectoryCreator()));
     }
 }

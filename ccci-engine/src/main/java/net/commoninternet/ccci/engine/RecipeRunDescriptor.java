@@ -57,7 +57,8 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
 
     @Override
     public void around(CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) throws Exception {
-        RunContext run = new RunContext(settings, recipeSource, tiers(), context.plugins().extensions());
+        RunContext run = new RunContext(settings, recipeSource, tiers(), context.plugins().extensions(),
+                context.attachments().to(this));
         run.put(CiKeys.class, keys);
         customization.ifPresent(c -> run.put(RecipeCustomization.class, c));
         run.put(DependencyKeys.class, dependencyKeys);

@@ -54,7 +54,7 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
 
     @Override
     public CcciExecutionContext prepare(CcciExecutionContext context) {
-        return context.withTier(new TierRecord());
+        return context.withTier(context.run().withAttachments(context.attachments().to(this)), new TierRecord());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.engine;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,6 +24,8 @@ public final class RecordingLifecycle implements RunLifecycle {
 
     static final List<String> EVENTS = new CopyOnWriteArrayList<>();
     static volatile List<RunRecord.Row> lastRecord = List.of();
+    /** A file to attach once the tiers are done, as the real lifecycle attaches results.json; null for none. */
+    static volatile Path attachAtEnd;
 
     @Override
     public void run(RunContext run, Tiers tiers) throws Exception {
@@ -40,6 +43,9 @@ public final class RecordingLifecycle implements RunLifecycle {
             tiers.run();
         } finally {
             lastRecord = run.record().rows();
+            if (attachAtEnd != null) {
+                run.attach(attachAtEnd, "application/json");
+            }
             EVENTS.add("teardown " + run.recipe());
         }
     }

@@ -1,6 +1,9 @@
 package net.commoninternet.ccci.engine;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunExtension;
@@ -104,6 +107,19 @@ final class RecordingTiers {
         @Override
         public void afterTier(RunContext run, Tier tier, Throwable failure) {
             RecordingLifecycle.EVENTS.add("after " + tier.id() + (failure == null ? " ok" : " failed: " + failure.getMessage()));
+        }
+    }
+
+    /** Attaches the file a test put in {@link #FILES} for a tier, after that tier; nothing otherwise. */
+    public static final class Attacher implements RunExtension.AfterTier {
+        static final Map<Tier, Path> FILES = new ConcurrentHashMap<>();
+
+        @Override
+        public void afterTier(RunContext run, Tier tier, Throwable failure) throws Exception {
+            Path file = FILES.get(tier);
+            if (file != null) {
+                run.attach(file, "text/plain");
+            }
         }
     }
 }
