@@ -189,8 +189,9 @@ public final class RecipeCiRun implements RunLifecycle {
         try {
             Path file = RunResults.write(runDir, summary, run.record());
             LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), file));
+            run.attach(file, "application/json");
         } catch (Exception e) {
-            LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
+            LOG.warn("could not write or attach the run's results (the verdict stands): {}", e.toString());
         }
     }
 
