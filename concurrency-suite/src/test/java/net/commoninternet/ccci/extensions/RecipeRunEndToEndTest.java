@@ -113,6 +113,15 @@ class RecipeRunEndToEndTest {
         assertFollowsTheSchema(results);
         assertThat(output).contains("READY_PROBE tcp:80:3: 3 TCP connect(s) in a row", "COMPOSE_FILE=compose.yml:.ccci/compose.customization.yml");
         assertThat(sandbox.resolve("runs/e2e-ok/run.log")).content().contains("== RUN SUMMARY ==", "pre_install hook set CCCI_PRE_INSTALL");
+        // Each tier's service logs are in the run folder and attached to the tier in the Open Test
+        // Reporting XML; results.json is attached to the recipe.
+        for (String tier : java.util.List.of("install", "upgrade", "backup", "restore", "custom", "lint")) {
+            assertThat(sandbox.resolve("runs/e2e-ok/logs/" + tier + "/app.log")).isRegularFile();
+        }
+        String otr = Files.readString(MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/open-test-report.xml"),
+                StandardCharsets.UTF_8);
+        assertThat(otr).contains("path=\"ccci/custom-html/install/app.log\"", "path=\"ccci/custom-html/restore/app.log\"",
+                "results.json\"");
         assertThat(output).contains("== RUN SUMMARY ==",
                 "level 4: install pass, upgrade pass, backup_restore pass, functional pass, lint fail");
         assertThat(report).doesNotContain("<failure", "<error");
