@@ -20,6 +20,13 @@ record App(String recipe, String domain, String stack, Path recipeDir, Path envF
         return env;
     }
 
+    /** The same app, also knowing {@code more} secret values (those the app mounts, read after its deploy). */
+    App withSecrets(Map<String, String> more) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(secretValues);
+        more.forEach(all::putIfAbsent);
+        return new App(recipe, domain, stack, recipeDir, envFile, Map.copyOf(all));
+    }
+
     @Override
     public String toString() {
         return "App[" + domain + ", stack " + stack + "]";

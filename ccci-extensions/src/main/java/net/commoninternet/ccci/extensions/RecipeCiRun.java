@@ -147,6 +147,10 @@ public final class RecipeCiRun implements RunLifecycle {
             driver.deploy(app);
             SwarmConvergence.Report converged = new SwarmConvergence(docker)
                     .await(app.stack(), Duration.ofSeconds(keys.deployTimeoutSeconds()));
+            // What the app really mounts (under the abra driver ccci never saw the values): masked from now on.
+            Map<String, String> mounted = MountedSecrets.read(docker.client(), app.stack());
+            console.addSecrets(mounted.values());
+            app = app.withSecrets(mounted);
             Deployment deployment = new Deployment(app, driver, docker, children, converged);
             run.put(Deployment.class, deployment);
             run.put(LiveApp.class, new LiveAppOnSwarm(deployment, keys, depDomains));
