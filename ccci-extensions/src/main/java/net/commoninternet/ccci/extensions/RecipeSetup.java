@@ -86,8 +86,9 @@ final class RecipeSetup {
     void applyOverlays(App app) throws IOException {
         AppEnv env = AppEnv.read(app.envFile());
         String before = env.values().getOrDefault("COMPOSE_FILE", "compose.yml");
-        List<String> files = new ArrayList<>(Arrays.stream(before.split(":")).filter(f -> !f.isBlank())
-                .filter(f -> !f.equals(RECIPE_OVERLAY) && !f.equals(CUSTOMIZATION_OVERLAY)).toList());
+        // Compared normalized: "./compose.ccci.yml" in a recipe's COMPOSE_FILE is the same file.
+        List<String> files = new ArrayList<>(Arrays.stream(before.split(":")).map(String::strip).filter(f -> !f.isEmpty())
+                .filter(f -> !isCiOverlay(f)).toList());
         if (Files.isRegularFile(app.recipeDir().resolve(RECIPE_OVERLAY))) {
             if (approved) {
                 files.add(RECIPE_OVERLAY);
@@ -111,6 +112,11 @@ final class RecipeSetup {
             env.set("COMPOSE_FILE", after).write(app.envFile());
             LOG.info("COMPOSE_FILE={}", after);
         }
+    }
+
+    private static boolean isCiOverlay(String file) {
+        String normal = java.nio.file.Path.of(file).normalize().toString();
+        return normal.equals(RECIPE_OVERLAY) || normal.equals(CUSTOMIZATION_OVERLAY);
     }
 
     private void runInstallSteps(App app) throws IOException, InterruptedException {

@@ -73,6 +73,16 @@ class RecipeSetupTest {
     }
 
     @Test
+    void aRecipeCannotSlipItsOverlayPastTheApprovedListBySpellingItsPathAnotherWay() throws Exception {
+        AppEnv.read(app.envFile()).set("COMPOSE_FILE", "compose.yml:./compose.ccci.yml: .ccci/../compose.ccci.yml"
+                + ":./.ccci/compose.customization.yml").write(app.envFile());
+
+        new RecipeSetup(false, Optional.empty(), children).applyOverlays(app);
+
+        assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml");
+    }
+
+    @Test
     void forAnApprovedRecipeBothAreUsedAndTheStepsSeeTheAppAndExtraEnvAndCanAddToTheEnvFile() throws Exception {
         RecipeSetup setup = new RecipeSetup(true, Optional.empty(), children);
 
