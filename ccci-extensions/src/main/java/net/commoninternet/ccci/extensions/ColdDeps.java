@@ -78,7 +78,15 @@ final class ColdDeps {
                 throw new IllegalStateException("dependency " + dep + " (" + domain + ") did not converge: "
                         + report.describe() + " — the app under test cannot be tested without it.");
             }
+            Map<String, String> mounted = MountedSecrets.read(docker.client(), app.stack());
+            console.addSecrets(mounted.values());
+            deployed.set(deployed.size() - 1, new Dep(dep, domain, app.withSecrets(mounted), false));
         }
+    }
+
+    /** Every secret value of the cold dependencies, for masking and the leak scan. */
+    List<String> secretValues() {
+        return deployed.stream().filter(d -> d.app() != null).flatMap(d -> d.app().secretValues().values().stream()).toList();
     }
 
     List<Dep> deployed() {

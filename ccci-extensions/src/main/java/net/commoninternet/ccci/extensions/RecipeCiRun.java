@@ -175,11 +175,13 @@ public final class RecipeCiRun implements RunLifecycle {
                 clean = left.isEmpty();
                 LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
             } finally {
+                List<String> secrets = new java.util.ArrayList<>(deps.secretValues());
+                if (app != null) {
+                    secrets.addAll(app.secretValues().values());
+                }
                 writeResults(run, runDir, new RunResults.Run(run.recipe(), upgrade.headVersion().orElse(null),
-                        settings.pr(), recipe.commit(), settings.runId(), domain, run.tiers(), clean,
-                        app == null ? List.of() : app.secretValues().values(),
-                        CustomizationManifest.of(keys, customization, setup.used(), settings.recipeCodeApproved(),
-                                app == null ? List.of() : app.secretValues().values())));
+                        settings.pr(), recipe.commit(), settings.runId(), domain, run.tiers(), clean, secrets,
+                        CustomizationManifest.of(keys, customization, setup.used(), settings.recipeCodeApproved(), secrets)));
                 List<RunExtension.Teardown> last = new java.util.ArrayList<>(extensions(run, RunExtension.Teardown.class));
                 java.util.Collections.reverse(last);
                 last.forEach(e -> call(() -> e.teardown(run)));

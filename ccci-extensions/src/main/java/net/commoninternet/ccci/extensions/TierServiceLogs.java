@@ -16,8 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * After each tier, the log of every service of the app's stack since the previous tier (since
  * the deploy, for the first) goes to {@code <runs dir>/<run id>/logs/<tier>/<service>.log} and is
- * attached to the tier's node of the test report. The app's generated secret values are masked
- * before anything is written, and each file is bounded ({@link ServiceLog}).
+ * attached to the tier's node of the test report; the services of its cold dependencies go to
+ * {@code logs/<tier>/<dependency>/<service>.log}. Every secret value the run knows (the app's
+ * and its dependencies') is masked before anything is written, and each file is bounded
+ * ({@link ServiceLog}).
  *
  * <p>Evidence, never a judge: a failure to collect, write or attach a log is a warning, and the
  * tier's verdict is what its operation and checks made it.
@@ -44,9 +46,19 @@ public final class TierServiceLogs implements RunExtension.AfterTier {
         try {
             App app = deployment.get().app();
             DockerClient client = deployment.get().docker().client();
+            java.util.List<App> deps = run.find(ColdDeps.class).map(ColdDeps::deployed).orElse(java.util.List.of()).stream()
+                    .filter(d -> !d.warm() && d.app() != null).map(ColdDeps.Dep::app).toList();
+            java.util.Set<String> secrets = new java.util.HashSet<>(app.secretValues().values());
+            deps.forEach(d -> secrets.addAll(d.secretValues().values()));
             Files.createDirectories(dir);
             for (Service service : client.listServicesCmd().withLabelFilter(StackLabels.of(app.stack())).exec()) {
-                write(run, client, service, app, dir, after, until);
+                write(run, client, service, app.stack(), dir, secrets, after, until);
+            }
+            for (App dep : deps) {
+                Path depDir = Files.createDirectories(dir.resolve(dep.recipe()));
+                for (Service service : client.listServicesCmd().withLabelFilter(StackLabels.of(dep.stack())).exec()) {
+                    write(run, client, service, dep.stack(), depDir, secrets, after, until);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -56,15 +68,14 @@ public final class TierServiceLogs implements RunExtension.AfterTier {
         }
     }
 
-    private static void write(RunContext run, DockerClient client, Service service, App app, Path dir, Instant after,
-            Instant until) throws InterruptedException {
-        String stack = app.stack();
+    private static void write(RunContext run, DockerClient client, Service service, String stack, Path dir,
+            java.util.Collection<String> secrets, Instant after, Instant until) throws InterruptedException {
         String name = service.getSpec().getName();
         String shortName = name.startsWith(stack + "_") ? name.substring(stack.length() + 1) : name;
         Path file = dir.resolve(shortName + ".log");
         try {
             ServiceLog.Window window = ServiceLog.read(client, service.getId(), stack, after, until);
-            Files.writeString(file, window.render(app.secretValues().values()), StandardCharsets.UTF_8);
+            Files.writeString(file, window.render(secrets), StandardCharsets.UTF_8);
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {

@@ -185,6 +185,9 @@ class RecipeRunEndToEndTest {
                 assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(dep.group(1)))).isEmpty();
             }
             assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, dep.group(1)))).isFalse();
+            // The dependency's service logs are kept beside the app's, per tier.
+            assertThat(sandbox.resolve("runs/e2e-notes/logs/install/custom-html/app.log")).isRegularFile();
+            assertThat(sandbox.resolve("runs/e2e-notes/logs/install/db.log")).isRegularFile();
             assertThat(sandbox.resolve("runs/e2e-notes/run.log")).content()
                     .contains("db_password as the front sees it: ********");
         });
