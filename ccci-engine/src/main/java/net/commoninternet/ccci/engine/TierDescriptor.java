@@ -99,10 +99,14 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
 
     @Override
     public void after(CcciExecutionContext context) throws Exception {
-        for (RunExtension extension : context.run().extensions()) {
-            if (extension instanceof RunExtension.AfterTier) {
-                ((RunExtension.AfterTier) extension).afterTier(context.run(), tier, context.tier().failure());
+        try {
+            for (RunExtension extension : context.run().extensions()) {
+                if (extension instanceof RunExtension.AfterTier) {
+                    ((RunExtension.AfterTier) extension).afterTier(context.run(), tier, context.tier().failure());
+                }
             }
+        } catch (Throwable t) {
+            throw Redaction.rethrow(Redaction.of(t, context.run()::redact));
         }
     }
 }

@@ -75,7 +75,7 @@ final class AbraDriver implements AppDriver {
         try {
             abra.undeploy(domain);
             abra.remove(domain);
-        } catch (AbraException e) {
+        } catch (IOException e) { // AbraException, or abra timing out
             LOG.warn("abra could not remove {} ({}); removing it through the engine", domain, e.getMessage());
         }
         return teardown.teardownApp(domain, servers);

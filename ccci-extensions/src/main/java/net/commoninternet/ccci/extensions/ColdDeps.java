@@ -17,6 +17,10 @@ import org.slf4j.LoggerFactory;
  * dies), locked by this process before it exists, exactly like the main app; each deploy counts
  * in the run's deploy count (deploy-once: {@code 1 + cold deps}).
  *
+ * <p>Each cold dependency is set up like the app under test ({@link RecipeSetup}): its own
+ * {@code EXTRA_ENV}, and its repository's {@code compose.ccci.yml} and {@code install_steps.sh}
+ * only if it is on the approved list itself. Its customization's overlay and hooks are not run.
+ *
  * <p>A dependency whose own customization sets {@code WARM_CANONICAL} is served by its
  * long-lived warm app when that app is live and converged: no lock, no deploy, never torn down
  * (warm apps are not the run's; the janitor never matches them either). When the warm app is
@@ -47,7 +51,8 @@ final class ColdDeps {
      */
     void deploy(List<String> deps, net.commoninternet.ccci.spi.DependencyKeys depKeys, Path recipesDir, String recipe, int pr,
             String ref, RunAbraDir abraDir, Path lockDir, RecipeFetch fetch, AppDriver driver, DockerEngine docker,
-            RedactedConsole console, RunState state, Duration timeout) throws IOException, InterruptedException {
+            RedactedConsole console, RunState state, Duration timeout, java.util.Set<String> approved,
+            ChildProcesses children) throws IOException, InterruptedException {
         for (String dep : deps) {
             java.util.Optional<String> warm = depKeys.of(dep).warmCanonical(dep);
             if (warm.isPresent()) {
@@ -55,7 +60,6 @@ final class ColdDeps {
                 if (live.converged()) {
                     LOG.info("== dependency {} of {}: the warm app {} (WARM_CANONICAL), live and converged ==", dep,
                             recipe, warm.get());
-                    state.recordDependency("warm " + warm.get());
                     deployed.add(new Dep(dep, warm.get(), null, true));
                     continue;
                 }
@@ -72,6 +76,8 @@ final class ColdDeps {
             App app = driver.newApp(dep, domain, tree.dir(), abraDir);
             console.addSecrets(app.secretValues().values());
             deployed.set(deployed.size() - 1, new Dep(dep, domain, app, false));
+            // Set up like any app: its EXTRA_ENV, and its own CI files only if it is approved.
+            new RecipeSetup(approved.contains(dep), java.util.Optional.empty(), children).beforeInstall(app, depKeys.of(dep));
             driver.deploy(app);
             SwarmConvergence.Report report = new SwarmConvergence(docker).await(app.stack(), timeout);
             if (!report.converged()) {

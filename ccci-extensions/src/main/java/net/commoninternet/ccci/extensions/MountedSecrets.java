@@ -35,21 +35,24 @@ final class MountedSecrets {
             if (secrets.isEmpty()) {
                 continue;
             }
-            String container;
+            String name = service.getSpec().getName();
             try {
-                container = exec.runningContainer(service.getSpec().getName());
-            } catch (IllegalStateException none) {
-                LOG.warn("no running container of {} to read its mounted secrets from", service.getSpec().getName());
-                continue;
-            }
-            for (ContainerSpecSecret secret : secrets) {
-                String file = secret.getFile() == null || secret.getFile().getName() == null
-                        ? secret.getSecretName() : secret.getFile().getName();
-                String path = file.startsWith("/") ? file : "/run/secrets/" + file;
-                ContainerExec.Result read = exec.sh(container, "cat '" + path.replace("'", "") + "'");
-                if (read.ok() && !read.output().isEmpty()) {
-                    values.putIfAbsent(secret.getSecretName(), read.output());
+                String container = exec.runningContainer(name);
+                for (ContainerSpecSecret secret : secrets) {
+                    String file = secret.getFile() == null || secret.getFile().getName() == null
+                            ? secret.getSecretName() : secret.getFile().getName();
+                    String path = file.startsWith("/") ? file : "/run/secrets/" + file;
+                    ContainerExec.Result read = exec.sh(container, "cat '" + path.replace("'", "") + "'");
+                    if (read.ok() && !read.output().isEmpty()) {
+                        values.putIfAbsent(secret.getSecretName(), read.output());
+                    } else {
+                        LOG.warn("could not read secret {} inside {} (exit {}): values ccci did not generate stay"
+                                + " unmasked", secret.getSecretName(), name, read.exitCode());
+                    }
                 }
+            } catch (RuntimeException e) {
+                // no running container, or it went away mid-read (a crash loop): the run goes on
+                LOG.warn("could not read the mounted secrets of {}: {}", name, e.getMessage());
             }
         }
         return values;

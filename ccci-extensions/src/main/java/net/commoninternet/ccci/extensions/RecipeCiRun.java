@@ -16,6 +16,7 @@ import net.commoninternet.ccci.spi.LiveApp;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunLifecycle;
+import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.Tier;
 import org.slf4j.Logger;
@@ -134,7 +135,7 @@ public final class RecipeCiRun implements RunLifecycle {
             run.put(ColdDeps.class, deps);
             deps.deploy(keys.deps(), run.find(DependencyKeys.class).orElse(DependencyKeys.none()), settings.recipesDir(), run.recipe(), settings.pr(), ref, abraDir,
                     settings.appLockDir(), fetch, driver, docker, console, state,
-                    Duration.ofSeconds(keys.deployTimeoutSeconds()));
+                    Duration.ofSeconds(keys.deployTimeoutSeconds()), settings.approvedRecipes(), children);
             app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
             console.addSecrets(app.secretValues().values());
             // Set env, overlays, install steps; then the pre-install hooks, right before the one deploy.
@@ -163,6 +164,8 @@ public final class RecipeCiRun implements RunLifecycle {
             tiers.run();
             String violation = CountedDeploys.violation(state.deployCount(), 1 + deps.coldCount());
             if (violation != null) {
+                // in the results too, not only in Surefire's verdict: the install rung fails
+                run.record().add(new RunRecord.Row(Tier.INSTALL, "deploy-once", RunRecord.Status.FAILED, violation));
                 throw new IllegalStateException(violation);
             }
         } finally {
@@ -170,7 +173,14 @@ public final class RecipeCiRun implements RunLifecycle {
             // here on, signals are logged and ignored and no interrupt of the guards is pending.
             guards.beginTeardown();
             try {
-                List<String> left = new java.util.ArrayList<>(driver.remove(domain));
+                List<String> left = new java.util.ArrayList<>();
+                try {
+                    left.addAll(driver.remove(domain));
+                } catch (Exception e) {
+                    // the dependencies still go: a failed removal of the app must not keep them
+                    left.add("app " + domain + " (" + e + ")");
+                    LOG.warn("removing {} failed: {}", domain, e.toString());
+                }
                 left.addAll(deps.remove(driver));
                 clean = left.isEmpty();
                 LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);

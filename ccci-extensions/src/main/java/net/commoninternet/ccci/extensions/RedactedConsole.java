@@ -74,6 +74,25 @@ final class RedactedConsole implements AutoCloseable {
         secrets = all.stream().sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
     }
 
+    private int longestSecret() {
+        java.util.List<String> known = secrets;
+        return known.isEmpty() ? 0 : known.get(0).length();
+    }
+
+    /** How many leading bytes of {@code bytes} are whole UTF-8 characters. */
+    static int completeUtf8(byte[] bytes) {
+        int lead = bytes.length - 1;
+        while (lead > 0 && (bytes[lead] & 0xC0) == 0x80) {
+            lead--;
+        }
+        if (lead < 0) {
+            return 0;
+        }
+        int b = bytes[lead] & 0xFF;
+        int length = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+        return lead + length <= bytes.length ? bytes.length : lead;
+    }
+
     String redact(String text) {
         String out = text;
         for (String secret : secrets) {
@@ -111,8 +130,10 @@ final class RedactedConsole implements AutoCloseable {
         @Override
         public synchronized void write(int b) {
             line.write(b);
-            if (b == '\n' || line.size() >= MAX_LINE) {
+            if (b == '\n') {
                 emit();
+            } else if (line.size() >= MAX_LINE) {
+                emitLongLinePrefix();
             }
         }
 
@@ -134,9 +155,31 @@ final class RedactedConsole implements AutoCloseable {
             }
         }
 
+        /**
+         * A line without a newline that reached {@link #MAX_LINE}: masked as a whole, then all of
+         * it goes out except its last (longest secret - 1) characters, which stay to be joined with
+         * what follows: a secret that straddles the cut is in that tail, never split across two
+         * outputs. A UTF-8 sequence the buffer ends inside also stays.
+         */
+        private void emitLongLinePrefix() {
+            byte[] bytes = line.toByteArray();
+            int end = completeUtf8(bytes);
+            String masked = redact(new String(bytes, 0, end, StandardCharsets.UTF_8));
+            int keep = Math.min(masked.length(), Math.max(0, longestSecret() - 1));
+            String out = masked.substring(0, masked.length() - keep);
+            line.reset();
+            line.writeBytes(masked.substring(masked.length() - keep).getBytes(StandardCharsets.UTF_8));
+            line.write(bytes, end, bytes.length - end);
+            send(out.getBytes(StandardCharsets.UTF_8));
+        }
+
         private void emit() {
             byte[] clean = redact(line.toString(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
             line.reset();
+            send(clean);
+        }
+
+        private void send(byte[] clean) {
             // The files first: after Maven is gone (a cancelled run's teardown) the console may
             // fail, and the files are where those lines are read.
             for (OutputStream log : logFiles) {

@@ -136,6 +136,35 @@ final class RunResults {
         return file;
     }
 
+    /**
+     * Whether the file holds any of the values, read in 1 MiB chunks that overlap by the longest
+     * value's length, so a long run.log is scanned whole and a value across a chunk edge is seen.
+     */
+    static boolean contains(Path file, List<String> values) throws IOException {
+        int overlap = values.stream().mapToInt(v -> v.getBytes(StandardCharsets.UTF_8).length).max().orElse(0);
+        List<byte[]> needles = values.stream().map(v -> v.getBytes(StandardCharsets.UTF_8)).toList();
+        byte[] buffer = new byte[(1 << 20) + overlap];
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            int filled = 0;
+            while (true) {
+                int read = in.readNBytes(buffer, filled, buffer.length - filled);
+                int size = filled + read;
+                String text = new String(buffer, 0, size, StandardCharsets.ISO_8859_1);
+                for (byte[] needle : needles) {
+                    if (text.contains(new String(needle, StandardCharsets.ISO_8859_1))) {
+                        return true;
+                    }
+                }
+                if (size < buffer.length) {
+                    return false;
+                }
+                int carry = Math.min(overlap, size);
+                System.arraycopy(buffer, size - carry, buffer, 0, carry);
+                filled = carry;
+            }
+        }
+    }
+
     /** The RUN SUMMARY block for the end of the log. */
     static String summary(Run run, RunRecord record, Path resultsFile) {
         Map<Rung, Verdict> rungs = rungs(record.rows());
@@ -167,7 +196,9 @@ final class RunResults {
      * Whether any of the app's generated secret values appears in the results or in a text file
      * of the run folder (the backup repository, encrypted, is not read).
      */
-    static boolean leaks(Path runDir, String results, Collection<String> secrets) throws IOException {
+    static boolean leaks(Path runDir, String results, Collection<String> all) throws IOException {
+        // the same floor as the masking: shorter values would match ordinary text
+        List<String> secrets = all.stream().filter(s -> s != null && s.length() >= RedactedConsole.MIN_SECRET).toList();
         if (secrets.isEmpty()) {
             return false;
         }
@@ -181,11 +212,7 @@ final class RunResults {
             for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)
                     .filter(f -> !f.startsWith(runDir.resolve("backup")))
                     .filter(f -> !f.startsWith(runDir.resolve("abra")))::iterator) {
-                if (Files.size(file) > 1_000_000) {
-                    continue;
-                }
-                String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-                if (secrets.stream().anyMatch(text::contains)) {
+                if (contains(file, secrets)) {
                     return true;
                 }
             }

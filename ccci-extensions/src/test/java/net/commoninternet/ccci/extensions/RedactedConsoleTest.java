@@ -126,6 +126,30 @@ class RedactedConsoleTest {
     }
 
     @Test
+    void aSecretStraddlingTheLongLineBoundIsMaskedAndMultiByteCharactersSurvive() throws Exception {
+        String filler = "é".repeat(10) + "x".repeat(64 * 1024 - 20 - 5);
+        try (RedactedConsole console = RedactedConsole.install(runLog)) {
+            console.addSecrets(List.of(SECRET));
+            System.out.print(filler + SECRET + " ü end");
+            System.out.println();
+        }
+
+        String out = console();
+        assertThat(out).doesNotContain(SECRET).contains(MASKED + " ü end").startsWith("é".repeat(10) + "xxx");
+        assertThat(out.replace("\n", "")).hasSize(filler.length() + MASKED.length() + " ü end".length());
+        assertThat(runLog).content(UTF_8).doesNotContain(SECRET).contains(MASKED);
+    }
+
+    @Test
+    void utf8BoundariesAreFound() {
+        byte[] whole = "aé".getBytes(UTF_8);
+        assertThat(RedactedConsole.completeUtf8(whole)).isEqualTo(3);
+        assertThat(RedactedConsole.completeUtf8(java.util.Arrays.copyOf(whole, 2))).isEqualTo(1);
+        assertThat(RedactedConsole.completeUtf8("a€".getBytes(UTF_8))).isEqualTo(4);
+        assertThat(RedactedConsole.completeUtf8(java.util.Arrays.copyOf("a€".getBytes(UTF_8), 3))).isEqualTo(1);
+    }
+
+    @Test
     void aSecretThatContainsAnotherIsMaskedWholeWhicheverWasRegisteredFirst() throws Exception {
         Path logFile = dir.resolve("ccci.log");
         try (RedactedConsole console = RedactedConsole.install()) {

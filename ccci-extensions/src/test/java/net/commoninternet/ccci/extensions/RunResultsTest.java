@@ -114,6 +114,23 @@ class RunResultsTest {
     }
 
     @Test
+    void aSecretInALongRunLogIsCaughtWhereverItIsEvenAcrossTheScansChunkEdge() throws Exception {
+        Files.createDirectories(runDir);
+        String secret = "s3cret-value-xyz";
+        for (int at : new int[] {(1 << 20) - 5, 3 * (1 << 20) + 7}) {
+            Path log = runDir.resolve("run.log");
+            byte[] text = new byte[at + secret.length() + 100];
+            java.util.Arrays.fill(text, (byte) 'x');
+            System.arraycopy(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, text, at, secret.length());
+            Files.write(log, text);
+
+            assertThat(RunResults.leaks(runDir, "{}", List.of(secret))).as("secret at byte %s", at).isTrue();
+            assertThat(RunResults.leaks(runDir, "{}", List.of("other-value-abc"))).isFalse();
+        }
+        assertThat(RunResults.leaks(runDir, "{}", List.of("xxx"))).as("shorter than the masking floor").isFalse();
+    }
+
+    @Test
     void aSecretPlantedInAnArtifactOfTheRunIsCaught() throws Exception {
         Files.createDirectories(runDir.resolve("logs"));
         Files.writeString(runDir.resolve("logs/install.log"), "db password is s3cret-value-xyz\n");
