@@ -1,6 +1,5 @@
 package net.commoninternet.ccci.engine;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -10,6 +9,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import net.commoninternet.ccci.spi.AfterOperation;
 import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.CustomizationMethods;
 import net.commoninternet.ccci.spi.Functional;
 import net.commoninternet.ccci.spi.LiveApp;
 import net.commoninternet.ccci.spi.RecipeCustomization;
@@ -59,19 +59,7 @@ final class RecipeChecks {
 
         @Override
         public void verify(RunContext run) throws Exception {
-            Object instance = type.getDeclaredConstructor().newInstance();
-            method.setAccessible(true);
-            try {
-                method.invoke(instance, run.get(LiveApp.class));
-            } catch (InvocationTargetException e) {
-                if (e.getCause() instanceof Exception ex) {
-                    throw ex;
-                }
-                if (e.getCause() instanceof Error err) {
-                    throw err;
-                }
-                throw e;
-            }
+            CustomizationMethods.invoke(method, type.getDeclaredConstructor().newInstance(), run.get(LiveApp.class));
         }
 
         @Override

@@ -1,6 +1,5 @@
 package net.commoninternet.ccci.spi;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -49,18 +48,7 @@ public final class PreOperationHooks {
         HookContext context = run.get(HookContext.Source.class).forOperation(op);
         Object instance = customization.getClass().getDeclaredConstructor().newInstance();
         for (Method hook : hooks) {
-            hook.setAccessible(true);
-            try {
-                hook.invoke(instance, context);
-            } catch (InvocationTargetException e) {
-                if (e.getCause() instanceof Exception ex) {
-                    throw ex;
-                }
-                if (e.getCause() instanceof Error err) {
-                    throw err;
-                }
-                throw e;
-            }
+            CustomizationMethods.invoke(hook, instance, context);
         }
     }
 }
