@@ -13,11 +13,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Before a deploy the embedded driver reads the final compose config: a missing image or a
- * compose file that does not parse stops it with one sentence, and nothing is deployed. The
- * domain is outside RUN_APP_RE, so no janitor probes it.
+ * The embedded driver on the real swarm. Before a deploy it reads the final compose config: a
+ * missing image or a compose file that does not parse stops it with one sentence, and nothing is
+ * deployed. After one, the secret values read from inside the app's containers
+ * ({@link MountedSecrets}: how a driver that does not tell ccci its values, abra, still gets them
+ * masked) are exactly the generated ones, a secret mounted under another file name included.
+ * The domain is outside RUN_APP_RE, so no janitor probes it.
  */
-class DeployPreflightTest {
+class SwarmDriverTest {
 
     private static final String DOMAIN = "preflight-test.ccci.invalid";
 
@@ -42,9 +45,44 @@ class DeployPreflightTest {
     }
 
     private App app(String compose) throws IOException {
+        return app(compose, "");
+    }
+
+    private App app(String compose, String envSample) throws IOException {
         Path recipe = Files.createDirectories(runDir.resolve("recipe"));
         Files.writeString(recipe.resolve("compose.yml"), compose);
+        Files.writeString(recipe.resolve(".env.sample"), envSample);
         return driver.newApp("preflight", DOMAIN, recipe, abra);
+    }
+
+    @Test
+    void theSecretValuesTheAppMountsAreTheGeneratedOnes() throws Exception {
+        App app = app("""
+                version: "3.8"
+                services:
+                  app:
+                    image: %s
+                    command: ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
+                    secrets:
+                      - db_password
+                      - source: api_token
+                        target: token.txt
+                secrets:
+                  db_password:
+                    external: true
+                    name: ${STACK_NAME}_db_password_${SECRET_DB_PASSWORD_VERSION}
+                  api_token:
+                    external: true
+                    name: ${STACK_NAME}_api_token_${SECRET_API_TOKEN_VERSION}
+                """.formatted(HttpProbe.PROBE_IMAGE), "SECRET_DB_PASSWORD_VERSION=v1\nSECRET_API_TOKEN_VERSION=v2\n");
+        driver.deploy(app);
+        assertThat(new SwarmConvergence(docker).await(app.stack(), java.time.Duration.ofMinutes(2)).converged()).isTrue();
+
+        Map<String, String> mounted = MountedSecrets.read(docker.client(), app.stack());
+
+        assertThat(app.secretValues()).hasSize(2);
+        assertThat(mounted).isEqualTo(app.secretValues());
+        assertThat(app.withSecrets(mounted).secretValues()).isEqualTo(app.secretValues());
     }
 
     @Test
