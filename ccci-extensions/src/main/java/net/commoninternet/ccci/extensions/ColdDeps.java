@@ -1,7 +1,6 @@
 package net.commoninternet.ccci.extensions;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,6 +39,27 @@ final class ColdDeps {
     }
 
     private final List<Dep> deployed = new ArrayList<>();
+    private final net.commoninternet.ccci.spi.RunSettings settings;
+    private final AppDriver driver;
+    private final DockerEngine docker;
+    private final RecipeFetch fetch;
+    private final ChildProcesses children;
+    private final RunAbraDir abraDir;
+    private final RunState state;
+    private final RedactedConsole console;
+
+    /** The run's own means: its settings, driver, engine, fetch, child processes, ABRA_DIR, state and console. */
+    ColdDeps(net.commoninternet.ccci.spi.RunSettings settings, AppDriver driver, DockerEngine docker, RecipeFetch fetch,
+            ChildProcesses children, RunAbraDir abraDir, RunState state, RedactedConsole console) {
+        this.settings = settings;
+        this.driver = driver;
+        this.docker = docker;
+        this.fetch = fetch;
+        this.children = children;
+        this.abraDir = abraDir;
+        this.state = state;
+        this.console = console;
+    }
 
     static String domain(String dep, int pr, String recipe, String ref) {
         return AppNaming.domain(dep, pr, recipe + "@" + ref);
@@ -49,10 +69,8 @@ final class ColdDeps {
      * Fetches, locks, creates, deploys and awaits each dependency in turn; whatever was created
      * is in {@link #deployed()} for the teardown even when this throws.
      */
-    void deploy(List<String> deps, net.commoninternet.ccci.spi.DependencyKeys depKeys, Path recipesDir, String recipe, int pr,
-            String ref, RunAbraDir abraDir, Path lockDir, RecipeFetch fetch, AppDriver driver, DockerEngine docker,
-            RedactedConsole console, RunState state, Duration timeout, java.util.Set<String> approved,
-            ChildProcesses children) throws IOException, InterruptedException {
+    void deploy(List<String> deps, net.commoninternet.ccci.spi.DependencyKeys depKeys, String recipe, String ref,
+            Duration timeout) throws IOException, InterruptedException {
         for (String dep : deps) {
             java.util.Optional<String> warm = depKeys.of(dep).warmCanonical(dep);
             if (warm.isPresent()) {
@@ -67,9 +85,9 @@ final class ColdDeps {
                         String.join("; ", live.problems()));
                 state.recordDependencySkip(dep + ": warm app " + warm.get() + " not usable, deployed cold");
             }
-            RecipeFetch.Fetched tree = fetch.fetch(recipesDir.resolve(dep), abraDir.recipe(dep), null);
-            String domain = domain(dep, pr, recipe, ref);
-            AppDomainLock.acquire(lockDir, domain);
+            RecipeFetch.Fetched tree = fetch.fetch(settings.recipesDir().resolve(dep), abraDir.recipe(dep), null);
+            String domain = domain(dep, settings.pr(), recipe, ref);
+            AppDomainLock.acquire(settings.appLockDir(), domain);
             state.recordDependency(domain);
             LOG.info("== dependency {} of {}: app {} (cold, at {}) ==", dep, recipe, domain, tree.commit());
             deployed.add(new Dep(dep, domain, null, false));
@@ -77,7 +95,8 @@ final class ColdDeps {
             console.addSecrets(app.secretValues().values());
             deployed.set(deployed.size() - 1, new Dep(dep, domain, app, false));
             // Set up like any app: its EXTRA_ENV, and its own CI files only if it is approved.
-            new RecipeSetup(approved.contains(dep), java.util.Optional.empty(), children).beforeInstall(app, depKeys.of(dep));
+            new RecipeSetup(settings.approvedRecipes().contains(dep), java.util.Optional.empty(), children)
+                    .beforeInstall(app, depKeys.of(dep));
             driver.deploy(app);
             SwarmConvergence.Report report = new SwarmConvergence(docker).await(app.stack(), timeout);
             if (!report.converged()) {
@@ -112,7 +131,7 @@ final class ColdDeps {
     }
 
     /** Removes every cold dependency created, last first (warm apps are never touched); returns what is left of them. */
-    List<String> remove(AppDriver driver) {
+    List<String> remove() {
         List<String> left = new ArrayList<>();
         for (int i = deployed.size() - 1; i >= 0; i--) {
             Dep dep = deployed.get(i);

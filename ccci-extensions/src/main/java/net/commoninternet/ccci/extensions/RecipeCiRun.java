@@ -129,13 +129,12 @@ public final class RecipeCiRun implements RunLifecycle {
                 : new SwarmDriver(docker, children, runDir.resolve("backup"), servers), state);
         App app = null;
         boolean clean = false;
-        ColdDeps deps = new ColdDeps();
+        ColdDeps deps = new ColdDeps(settings, driver, docker, fetch, children, abraDir, state, console);
+        run.put(ColdDeps.class, deps);
         try {
             // Cold dependencies first: deployed, converged and reachable before the app's hooks run.
-            run.put(ColdDeps.class, deps);
-            deps.deploy(keys.deps(), run.find(DependencyKeys.class).orElse(DependencyKeys.none()), settings.recipesDir(), run.recipe(), settings.pr(), ref, abraDir,
-                    settings.appLockDir(), fetch, driver, docker, console, state,
-                    Duration.ofSeconds(keys.deployTimeoutSeconds()), settings.approvedRecipes(), children);
+            deps.deploy(keys.deps(), run.find(DependencyKeys.class).orElse(DependencyKeys.none()), run.recipe(), ref,
+                    Duration.ofSeconds(keys.deployTimeoutSeconds()));
             app = driver.newApp(run.recipe(), domain, recipe.dir(), abraDir);
             console.addSecrets(app.secretValues().values());
             // Set env, overlays, install steps; then the pre-install hooks, right before the one deploy.
@@ -181,7 +180,7 @@ public final class RecipeCiRun implements RunLifecycle {
                     left.add("app " + domain + " (" + e + ")");
                     LOG.warn("removing {} failed: {}", domain, e.toString());
                 }
-                left.addAll(deps.remove(driver));
+                left.addAll(deps.remove());
                 clean = left.isEmpty();
                 LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
             } finally {
