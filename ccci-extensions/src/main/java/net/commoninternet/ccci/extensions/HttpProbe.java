@@ -68,16 +68,9 @@ final class HttpProbe {
     Answer get(String stack, Target target, String domain, String path) throws InterruptedException {
         // No -T: busybox 1.35's wget crashes (SIGSEGV) with it; the container wait bounds the probe.
         List<String> command = List.of("wget", "-S", "-O", "-", "--header", "Host: " + domain, target.url(path));
-        String id = client.createContainerCmd(PROBE_IMAGE)
-                .withCmd(command)
-                .withLabels(Map.of(StackLabels.PROBE, stack))
-                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(PROXY_NETWORK))
-                .exec().getId();
+        String id = startProbe(stack, command);
         try {
-            client.startContainerCmd(id).exec();
-            try {
-                client.waitContainerCmd(id).start().awaitStatusCode(PROBE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            } catch (com.github.dockerjava.api.exception.DockerClientException e) {
+            if (exitWithin(id, PROBE_TIMEOUT_SECONDS) == null) {
                 return new Answer(-1, "no answer within " + PROBE_TIMEOUT_SECONDS + " s", "");
             }
             StringBuilder headers = new StringBuilder();
@@ -100,21 +93,37 @@ final class HttpProbe {
         String script = "i=0; while [ $i -lt " + stableConnects + " ]; do"
                 + " nc -w 2 tasks." + service + " " + port + " </dev/null >/dev/null 2>&1 || exit 1;"
                 + " i=$((i+1)); [ $i -lt " + stableConnects + " ] && sleep 1; done; exit 0";
+        String id = startProbe(stack, List.of("sh", "-c", script));
+        try {
+            Integer exit = exitWithin(id, PROBE_TIMEOUT_SECONDS + 3L * stableConnects);
+            return exit != null && exit == 0;
+        } finally {
+            client.removeContainerCmd(id).withForce(true).exec();
+        }
+    }
+
+    /** A probe container on the proxy network, labelled so the stack's teardown removes it too; started. */
+    private String startProbe(String stack, List<String> command) {
         String id = client.createContainerCmd(PROBE_IMAGE)
-                .withCmd("sh", "-c", script)
+                .withCmd(command)
                 .withLabels(Map.of(StackLabels.PROBE, stack))
                 .withHostConfig(HostConfig.newHostConfig().withNetworkMode(PROXY_NETWORK))
                 .exec().getId();
         try {
             client.startContainerCmd(id).exec();
-            try {
-                return client.waitContainerCmd(id).start()
-                        .awaitStatusCode(PROBE_TIMEOUT_SECONDS + 3L * stableConnects, TimeUnit.SECONDS) == 0;
-            } catch (com.github.dockerjava.api.exception.DockerClientException e) {
-                return false;
-            }
-        } finally {
+        } catch (RuntimeException e) {
             client.removeContainerCmd(id).withForce(true).exec();
+            throw e;
+        }
+        return id;
+    }
+
+    /** The container's exit status, or null if it did not exit within {@code seconds}. */
+    private Integer exitWithin(String id, long seconds) {
+        try {
+            return client.waitContainerCmd(id).start().awaitStatusCode(seconds, TimeUnit.SECONDS);
+        } catch (com.github.dockerjava.api.exception.DockerClientException e) {
+            return null;
         }
     }
 
