@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.engine;
 
 import java.util.Optional;
+import net.commoninternet.ccci.api.RecipeCi;
 import org.junit.platform.engine.EngineDiscoveryRequest;
 import org.junit.platform.engine.ExecutionRequest;
 import org.junit.platform.engine.TestDescriptor;
@@ -37,7 +38,7 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
         CcciEngineDescriptor engine = new CcciEngineDescriptor(uniqueId, plugins);
         SettingsReader reader = SettingsReader.fromProcess(request.getConfigurationParameters());
         EngineDiscoveryRequestResolver.<CcciEngineDescriptor>builder()
-                .addClassContainerSelectorResolver(c -> c.isAnnotationPresent(net.commoninternet.ccci.spi.RecipeCi.class))
+                .addClassContainerSelectorResolver(c -> c.isAnnotationPresent(net.commoninternet.ccci.api.RecipeCi.class))
                 .addSelectorResolver(ctx -> new RecipeSelectorResolver(reader, plugins, ctx.getIssueReporter()))
                 .build()
                 .resolve(request, engine);

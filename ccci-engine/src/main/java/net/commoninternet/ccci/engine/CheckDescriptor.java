@@ -1,7 +1,7 @@
 package net.commoninternet.ccci.engine;
 
+import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
-import net.commoninternet.ccci.spi.Tier;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;

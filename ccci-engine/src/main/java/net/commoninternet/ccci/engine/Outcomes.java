@@ -1,7 +1,7 @@
 package net.commoninternet.ccci.engine;
 
+import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.RunRecord;
-import net.commoninternet.ccci.spi.Tier;
 import org.junit.platform.engine.TestExecutionResult;
 
 /** A JUnit execution result as a run-record row: aborted (a structural skip) counts as skipped. */

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import net.commoninternet.ccci.spi.RecipeCustomization;
+import net.commoninternet.ccci.api.RecipeCustomization;
+import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunLifecycle;
-import net.commoninternet.ccci.spi.Tier;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.junit.platform.commons.JUnitException;
 

@@ -15,8 +15,8 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.RunSettings;
-import net.commoninternet.ccci.spi.Tier;
 import org.junit.platform.engine.ConfigurationParameters;
 
 /**

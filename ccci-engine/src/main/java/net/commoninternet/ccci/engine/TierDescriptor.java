@@ -1,13 +1,13 @@
 package net.commoninternet.ccci.engine;
 
 import java.util.Optional;
+import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.PreOperationHooks;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.TierPlugin;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
-import net.commoninternet.ccci.spi.Tier;
-import net.commoninternet.ccci.spi.TierPlugin;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.spi;
 
 import java.util.Map;
+import net.commoninternet.ccci.api.CiKeys;
 
 /**
  * The CI keys of each of the recipe's dependencies ({@code DEPS}), from their own

@@ -5,6 +5,10 @@ import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import net.commoninternet.ccci.api.BeforeOperation;
+import net.commoninternet.ccci.api.HookContext;
+import net.commoninternet.ccci.api.RecipeCustomization;
+import net.commoninternet.ccci.api.Tier;
 
 /**
  * Runs a recipe customization's {@link BeforeOperation} hooks for one operation, in method-name

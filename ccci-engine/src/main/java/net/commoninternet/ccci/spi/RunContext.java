@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
+import net.commoninternet.ccci.api.Tier;
 
 /**
  * One recipe CI run as the engine hands it to the lifecycle, the tiers and the extensions.

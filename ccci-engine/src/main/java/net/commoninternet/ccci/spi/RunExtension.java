@@ -1,5 +1,7 @@
 package net.commoninternet.ccci.spi;
 
+import net.commoninternet.ccci.api.Tier;
+
 /**
  * A plug-in around recipe runs, registered through {@link java.util.ServiceLoader} under this
  * interface. Implement one or more of the nested single-method callbacks; the lifecycle

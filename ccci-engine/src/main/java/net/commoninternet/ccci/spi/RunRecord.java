@@ -2,6 +2,7 @@ package net.commoninternet.ccci.spi;
 
 import java.util.ArrayList;
 import java.util.List;
+import net.commoninternet.ccci.api.Tier;
 
 /**
  * What happened in a run, check by check, as the engine reported it: the source of the run's

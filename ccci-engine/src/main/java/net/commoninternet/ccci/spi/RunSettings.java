@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
+import net.commoninternet.ccci.api.Tier;
 
 /**
  * Everything a run is told from outside, read once at discovery (see the engine's

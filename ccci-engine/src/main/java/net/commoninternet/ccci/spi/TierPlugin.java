@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.spi;
 
 import java.util.List;
+import net.commoninternet.ccci.api.Tier;
 
 /**
  * The implementation of one tier, found through {@link java.util.ServiceLoader}: its

@@ -1,6 +1,6 @@
 package net.commoninternet.ccci.engine;
 
-import net.commoninternet.ccci.spi.RecipeCi;
+import net.commoninternet.ccci.api.RecipeCi;
 
 /** The anchor class the tests select, as Surefire selects recipe-suites' anchor. */
 @RecipeCi

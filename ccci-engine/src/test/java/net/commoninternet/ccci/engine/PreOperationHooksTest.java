@@ -11,8 +11,8 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.RunRecord;
-import net.commoninternet.ccci.spi.Tier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

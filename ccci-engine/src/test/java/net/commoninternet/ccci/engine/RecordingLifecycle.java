@@ -4,14 +4,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import net.commoninternet.ccci.spi.CiKeys;
-import net.commoninternet.ccci.spi.HookContext;
-import net.commoninternet.ccci.spi.LiveApp;
+import net.commoninternet.ccci.api.CiKeys;
+import net.commoninternet.ccci.api.HookContext;
+import net.commoninternet.ccci.api.LiveApp;
+import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.PreOperationHooks;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunLifecycle;
 import net.commoninternet.ccci.spi.RunRecord;
-import net.commoninternet.ccci.spi.Tier;
 
 /**
  * Test double of the run lifecycle: deploys nothing, records what the engine asked of it,

@@ -2,13 +2,13 @@ package net.commoninternet.ccci.engine;
 
 import java.util.List;
 import java.util.Map;
-import net.commoninternet.ccci.spi.AfterOperation;
-import net.commoninternet.ccci.spi.BeforeOperation;
-import net.commoninternet.ccci.spi.Functional;
-import net.commoninternet.ccci.spi.HookContext;
-import net.commoninternet.ccci.spi.LiveApp;
-import net.commoninternet.ccci.spi.RecipeCustomization;
-import net.commoninternet.ccci.spi.Tier;
+import net.commoninternet.ccci.api.AfterOperation;
+import net.commoninternet.ccci.api.BeforeOperation;
+import net.commoninternet.ccci.api.Functional;
+import net.commoninternet.ccci.api.HookContext;
+import net.commoninternet.ccci.api.LiveApp;
+import net.commoninternet.ccci.api.RecipeCustomization;
+import net.commoninternet.ccci.api.Tier;
 
 /**
  * Customizations the engine tests discover through ServiceLoader (recipes "tuned", "mistyped",

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import net.commoninternet.ccci.spi.AfterOperation;
-import net.commoninternet.ccci.spi.BeforeOperation;
-import net.commoninternet.ccci.spi.Functional;
-import net.commoninternet.ccci.spi.HookContext;
-import net.commoninternet.ccci.spi.LiveApp;
-import net.commoninternet.ccci.spi.RecipeCustomization;
-import net.commoninternet.ccci.spi.Tier;
+import net.commoninternet.ccci.api.AfterOperation;
+import net.commoninternet.ccci.api.BeforeOperation;
+import net.commoninternet.ccci.api.Functional;
+import net.commoninternet.ccci.api.HookContext;
+import net.commoninternet.ccci.api.LiveApp;
+import net.commoninternet.ccci.api.RecipeCustomization;
+import net.commoninternet.ccci.api.Tier;
 
 /** custom-html's CI: what a maintainer of the recipe checks beyond the generic floor. */
 public final class CustomHtmlCi implements RecipeCustomization {

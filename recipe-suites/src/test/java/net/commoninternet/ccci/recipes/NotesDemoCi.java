@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import net.commoninternet.ccci.spi.Functional;
-import net.commoninternet.ccci.spi.LiveApp;
-import net.commoninternet.ccci.spi.RecipeCustomization;
+import net.commoninternet.ccci.api.Functional;
+import net.commoninternet.ccci.api.LiveApp;
+import net.commoninternet.ccci.api.RecipeCustomization;
 
 /**
  * notes-demo's CI: a functional test of its secret, written the careless way on purpose. It

@@ -1,6 +1,6 @@
 package net.commoninternet.ccci.recipes;
 
-import net.commoninternet.ccci.spi.RecipeCi;
+import net.commoninternet.ccci.api.RecipeCi;
 
 /**
  * The anchor of recipe CI runs in this module: {@code mvn test -Drecipe=<name>} runs the named

@@ -1,0 +1,20 @@
+package net.commoninternet.ccci.api;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.platform.commons.annotation.Testable;
+
+/**
+ * A recipe's own assertion on the state a tier's operation left, run after the tier's generic
+ * checks (which always run): {@code void name(LiveApp app)}.
+ */
+@Documented
+@Testable
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+public @interface AfterOperation {
+    Tier value();
+}

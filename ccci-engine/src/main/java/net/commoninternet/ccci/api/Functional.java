@@ -1,0 +1,16 @@
+package net.commoninternet.ccci.api;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.platform.commons.annotation.Testable;
+
+/** A functional test of the recipe against the live app (the CUSTOM tier): {@code void name(LiveApp app)}. */
+@Documented
+@Testable
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Functional {
+}

@@ -1,0 +1,43 @@
+package net.commoninternet.ccci.extensions.driver;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+
+/**
+ * What a run does to its app, whoever does it: the embedded swarm driver
+ * ({@code ccci.driver=swarm}, the default: docker CLI for compose, docker-java for the rest) or
+ * the abra driver ({@code ccci.driver=abra}: the production host's abra CLI). Convergence,
+ * identity and the final teardown do not depend on the driver: they read the swarm itself.
+ */
+public interface AppDriver {
+
+    /** {@code abra app new} + {@code secret generate}: the env file in the canonical servers path, secrets created. */
+    App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abra) throws IOException, InterruptedException;
+
+    /**
+     * One deploy of the app's checked-out tree (chaos), without waiting for convergence: the
+     * install, and the in-place upgrade after the tree moved to the new head.
+     */
+    void deploy(App app) throws IOException, InterruptedException;
+
+    /**
+     * The upgrade: the app's tree has moved to the new head; redeploy it in place (what
+     * {@code abra app deploy -C -c} does after the checkout). Not a deploy in the deploy-once
+     * count: the app is not created again.
+     */
+    default void upgrade(App app) throws IOException, InterruptedException {
+        deploy(app);
+    }
+
+    /** A backup of the app's backupbot paths; returns the snapshot id. */
+    String backup(App app) throws IOException, InterruptedException;
+
+    /** Restores the snapshot into the live app. */
+    void restore(App app, String snapshotId) throws IOException, InterruptedException;
+
+    /** {@code undeploy} + {@code rm}, idempotent, tolerant of half-removed apps; returns what is left. */
+    List<String> remove(String domain) throws IOException, InterruptedException;
+}

@@ -1,0 +1,90 @@
+package net.commoninternet.ccci.extensions.driver.abra;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.commoninternet.ccci.extensions.driver.AppDriver;
+import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The abra driver ({@code ccci.driver=abra}): what the production host runs. Every command line
+ * and output format lives in {@link AbraCli}; this class only maps the driver's operations onto
+ * them. Not exercised against a real abra here (none can be installed): see docs/abra-driver.md
+ * for exactly what is and is not verified.
+ */
+public final class AbraDriver implements AppDriver {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AbraDriver.class);
+    /** The {@code ccci.driver} value that selects this driver. */
+    public static final String DRIVER = "abra";
+    /** The abra executable, found on the PATH. */
+    static final String ABRA = "abra";
+
+    private final AbraCommands abra;
+    private final StackTeardown teardown;
+    private final Path servers;
+
+    public AbraDriver(ChildProcesses processes, StackTeardown teardown, Path servers) {
+        this.abra = new AbraCommands(new AbraCli(ABRA), processes, Duration.ofMinutes(15));
+        this.teardown = teardown;
+        this.servers = servers;
+    }
+
+    /** Checked before a run creates anything: the driver is useless without the binary. */
+    public static void requireBinary(String searchPath) {
+        boolean found = java.util.Arrays.stream(searchPath.split(":")).filter(dir -> !dir.isEmpty())
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, ABRA)));
+        if (!found) {
+            throw new IllegalStateException("ccci.driver=abra needs the abra CLI on PATH: install abra, or run with"
+                    + " -Dccci.driver=swarm (the embedded driver).");
+        }
+    }
+
+    @Override
+    public App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abraDir) throws IOException, InterruptedException {
+        abra.newApp(recipe, SwarmDriver.SERVER, domain);
+        abra.generateSecrets(domain);
+        Path envFile = SwarmDriver.envFile(abraDir, domain);
+        // abra prints the generated values but ccci does not parse them: no secret values to scan for.
+        return new App(recipe, domain, AppNaming.stackName(domain), recipeDir, envFile, Map.of());
+    }
+
+    @Override
+    public void deploy(App app) throws IOException, InterruptedException {
+        abra.deploy(app.domain());
+    }
+
+    @Override
+    public String backup(App app) throws IOException, InterruptedException {
+        return abra.backup(app.domain()).id();
+    }
+
+    /** abra restores the latest snapshot (see abra-driver.md); a run makes exactly one backup before it. */
+    @Override
+    public void restore(App app, String snapshotId) throws IOException, InterruptedException {
+        abra.restore(app.domain());
+    }
+
+    /** abra's undeploy and rm, then the swarm-level teardown as the backstop for whatever abra left. */
+    @Override
+    public List<String> remove(String domain) throws IOException, InterruptedException {
+        try {
+            abra.undeploy(domain);
+            abra.remove(domain);
+        } catch (IOException e) { // AbraException, or abra timing out
+            LOG.warn("abra could not remove {} ({}); removing it through the engine", domain, e.getMessage());
+        }
+        return teardown.teardownApp(domain, servers);
+    }
+}

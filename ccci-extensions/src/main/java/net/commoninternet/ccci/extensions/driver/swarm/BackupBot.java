@@ -1,0 +1,192 @@
+package net.commoninternet.ccci.extensions.driver.swarm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Service;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.swarm.BackupLabels;
+import net.commoninternet.ccci.extensions.swarm.ContainerExec;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Backup and restore of an app the way backup-bot-two does it in production, embedded: the
+ * services labelled {@code backupbot.backup=true} name their paths
+ * ({@code backupbot.backup.path}, comma-separated, in the container) and hooks
+ * ({@code backupbot.backup.pre-hook}, {@code backupbot.backup.post-hook},
+ * {@code backupbot.restore.post-hook}, run with {@code sh -c} inside the running container);
+ * the paths are read from the volumes they live on, on the host, with restic (what
+ * backup-bot-two uses). One restic repository per run, in the run's folder, with a generated
+ * password that never leaves that folder.
+ */
+final class BackupBot {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackupBot.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final Duration CONVERGED_BEFORE_BACKUP = Duration.ofSeconds(300);
+
+
+    /** A backup: restic's snapshot id and the host paths it holds. */
+    record Snapshot(String id, List<String> paths) {
+    }
+
+    private final DockerEngine docker;
+    private final ChildProcesses processes;
+    private final ContainerExec exec;
+    private final Path repository;
+    private final Path passwordFile;
+
+    BackupBot(DockerEngine docker, ChildProcesses processes, Path backupDir) {
+        this.docker = docker;
+        this.processes = processes;
+        this.exec = new ContainerExec(docker.client());
+        this.repository = backupDir.resolve("restic");
+        this.passwordFile = backupDir.resolve("password");
+    }
+
+    /** Waits (bounded) for the stack to converge, runs the hooks, and snapshots every labelled path. */
+    Snapshot backup(String stack) throws IOException, InterruptedException {
+        SwarmConvergence.Report converged = new SwarmConvergence(docker).await(stack, CONVERGED_BEFORE_BACKUP);
+        if (!converged.converged()) {
+            throw new IllegalStateException("backup of " + stack + " refused: the app is not converged: " + converged.describe());
+        }
+        List<Service> services = BackupLabels.services(docker.client(), stack);
+        if (services.isEmpty()) {
+            throw new IllegalStateException(stack + " has no service labelled " + BackupLabels.BACKUP + "=true: nothing to back up.");
+        }
+        List<String> hostPaths = new ArrayList<>();
+        for (Service service : services) {
+            String container = runningContainer(service);
+            hook(container, service, BackupLabels.PRE_HOOK);
+            hostPaths.addAll(hostPaths(service, container));
+        }
+        ensureRepository();
+        List<String> command = new ArrayList<>(List.of("restic", "backup", "--json", "--tag", stack));
+        command.addAll(hostPaths);
+        ChildProcesses.Result result = processes.run(command, null, resticEnv(), Duration.ofMinutes(30)).orThrow();
+        String id = snapshotId(result.output());
+        for (Service service : services) {
+            hook(runningContainer(service), service, BackupLabels.POST_HOOK);
+        }
+        LOG.info("backup of {}: snapshot {} of {}", stack, id, hostPaths);
+        return new Snapshot(id, List.copyOf(hostPaths));
+    }
+
+    /** Puts the snapshot's files back where they came from, then runs the restore post-hooks. */
+    void restore(String stack, String snapshotId) throws IOException, InterruptedException {
+        processes.run(List.of("restic", "restore", snapshotId, "--target", "/"), null, resticEnv(),
+                Duration.ofMinutes(30)).orThrow();
+        for (Service service : BackupLabels.services(docker.client(), stack)) {
+            hook(runningContainer(service), service, BackupLabels.RESTORE_POST_HOOK);
+        }
+        LOG.info("restore of {}: snapshot {} restored", stack, snapshotId);
+    }
+
+    /** The snapshot id from restic's JSON summary line. */
+    static String snapshotId(String resticJsonOutput) {
+        for (String line : resticJsonOutput.lines().toList()) {
+            if (!line.startsWith("{")) {
+                continue;
+            }
+            try {
+                JsonNode message = JSON.readTree(line);
+                if ("summary".equals(message.path("message_type").asText()) && message.hasNonNull("snapshot_id")) {
+                    return message.get("snapshot_id").asText();
+                }
+            } catch (IOException e) {
+                // not a JSON message line
+            }
+        }
+        throw new IllegalStateException("restic printed no snapshot id; its output began: "
+                + resticJsonOutput.lines().limit(5).toList());
+    }
+
+    /** The container paths to back up, as paths on the host (inside the volumes they are on). */
+    private List<String> hostPaths(Service service, String container) {
+        InspectContainerResponse inspect = docker.client().inspectContainerCmd(container).exec();
+        List<InspectContainerResponse.Mount> mounts = inspect.getMounts() == null ? List.of() : inspect.getMounts();
+        String declared = BackupLabels.labels(service).get(BackupLabels.PATH);
+        List<String> paths = new ArrayList<>();
+        if (declared == null || declared.isBlank()) {
+            mounts.stream().filter(m -> m.getName() != null && m.getSource() != null) // named volumes only, not binds
+                    .forEach(m -> paths.add(m.getSource()));
+        } else {
+            for (String path : declared.split(",")) {
+                paths.add(onHost(service, mounts, path.trim()));
+            }
+        }
+        if (paths.isEmpty()) {
+            throw new IllegalStateException(service.getSpec().getName() + " has " + BackupLabels.BACKUP + "=true but no volume:"
+                    + " add a volume, or a " + BackupLabels.PATH + " label naming a path on one.");
+        }
+        return paths;
+    }
+
+    private static String onHost(Service service, List<InspectContainerResponse.Mount> mounts, String containerPath) {
+        Optional<InspectContainerResponse.Mount> mount = mounts.stream()
+                .filter(m -> m.getDestination() != null && isUnder(containerPath, m.getDestination().getPath()))
+                .max(Comparator.comparingInt(m -> m.getDestination().getPath().length()));
+        if (mount.isEmpty() || mount.get().getSource() == null) {
+            throw new IllegalStateException(BackupLabels.PATH + " " + containerPath + " of " + service.getSpec().getName()
+                    + " is not on a volume, so it would not survive the container: mount a volume there.");
+        }
+        String rest = containerPath.substring(mount.get().getDestination().getPath().length());
+        return Path.of(mount.get().getSource() + rest).normalize().toString();
+    }
+
+    private static boolean isUnder(String path, String dir) {
+        return path.equals(dir) || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
+    }
+
+    private String runningContainer(Service service) {
+        return exec.runningContainer(service.getSpec().getName());
+    }
+
+    /** Runs the service's hook, if it has one, with {@code sh -c} in its container; non-zero fails the operation. */
+    private void hook(String container, Service service, String label) throws InterruptedException {
+        String hook = BackupLabels.labels(service).get(label);
+        if (hook == null || hook.isBlank()) {
+            return;
+        }
+        ContainerExec.Result result = exec.sh(container, hook);
+        if (!result.ok()) {
+            throw new IllegalStateException(label + " of " + service.getSpec().getName() + " exited " + result.exitCode()
+                    + ": " + result.output());
+        }
+        LOG.info("{} of {} ran", label, service.getSpec().getName());
+    }
+
+    private void ensureRepository() throws IOException, InterruptedException {
+        if (Files.exists(repository.resolve("config"))) {
+            return;
+        }
+        Files.createDirectories(passwordFile.getParent());
+        if (!Files.exists(passwordFile)) {
+            byte[] secret = new byte[32];
+            new SecureRandom().nextBytes(secret);
+            Files.createFile(passwordFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(passwordFile, HexFormat.of().formatHex(secret));
+        }
+        processes.run(List.of("restic", "init"), null, resticEnv(), Duration.ofMinutes(2)).orThrow();
+    }
+
+    private Map<String, String> resticEnv() {
+        return Map.of("RESTIC_REPOSITORY", repository.toString(), "RESTIC_PASSWORD_FILE", passwordFile.toString());
+    }
+
+}

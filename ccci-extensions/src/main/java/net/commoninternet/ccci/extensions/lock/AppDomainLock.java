@@ -1,0 +1,74 @@
+package net.commoninternet.ccci.extensions.lock;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The per-app-domain lock (spec section 5): an exclusive flock on
+ * {@code <lock dir>/cc-ci-app-<domain>.lock}. Held = a live run owns the domain.
+ *
+ * <p>Invariant: lock lifetime is inside process lifetime. There is deliberately no unlock
+ * path: the descriptor is a plain int kept for the life of the process (no garbage collector
+ * can close it), and the kernel drops the lock when the process dies, however it dies. A clean
+ * run's unheld lockfile is unlinked by the next janitor sweep.
+ *
+ * <p>Taken before the app is created, so a janitor never sees a run app without its held lock.
+ */
+public final class AppDomainLock {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AppDomainLock.class);
+
+    static final String PREFIX = "cc-ci-app-";
+    static final String SUFFIX = ".lock";
+
+    private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    /** Every descriptor this process locked, reachable for the life of the process. */
+    private static final Set<Integer> HELD = ConcurrentHashMap.newKeySet();
+
+    private AppDomainLock() {
+    }
+
+    public static Path path(Path lockDir, String domain) {
+        return lockDir.resolve(PREFIX + domain + SUFFIX);
+    }
+
+    /**
+     * Blocks until this process holds the domain's lock; returns the lockfile's path. Waiting
+     * polls the non-blocking form so the waiting thread stays interruptible (a SIGTERM must be
+     * able to stop a parked run); flock grants no FIFO order either way.
+     */
+    public static Path acquire(Path lockDir, String domain) throws IOException, InterruptedException {
+        Files.createDirectories(lockDir);
+        Path path = path(lockDir, domain);
+        boolean announced = false;
+        while (true) {
+            try (LockFile file = LockFile.open(path)) {
+                if (file.tryLock()) {
+                    if (file.isStillAtPath()) {
+                        file.touch();
+                        HELD.add(file.keepForProcessLifetime());
+                        return path;
+                    }
+                    LOG.info("== app lock: {} was reaped while we waited — retrying on the live path ==", domain);
+                    continue;
+                }
+            }
+            if (!announced) {
+                LOG.info("== app lock: another run of {} is in flight — waiting ==", domain);
+                announced = true;
+            }
+            LockSupport.parkNanos(RETRY_NANOS);
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting for the app lock of " + domain);
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package net.commoninternet.ccci.extensions.lock;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The flock-probe janitor (spec section 6), run at every run start before anything is deployed.
+ * For each run app it finds, it probes the app's lock without blocking; the kernel's answer is
+ * the only evidence of liveness. There is no age rule and nothing is ever stolen.
+ *
+ * <table>
+ *   <caption>decision per candidate domain</caption>
+ *   <tr><th>probe</th><th>meaning</th><th>action</th></tr>
+ *   <tr><td>acquired, inode is the path's</td><td>the owner died (kernel-guaranteed)</td>
+ *       <td>reap WHILE HOLDING the probe lock, then unlink the lockfile, then release</td></tr>
+ *   <tr><td>acquired, inode stale</td><td>another janitor reaped and unlinked it meanwhile</td>
+ *       <td>skip: unlinking now could remove a newer run's file</td></tr>
+ *   <tr><td>held</td><td>a live run</td>
+ *       <td>leave it; flag it when the lockfile is older than twice the deadline</td></tr>
+ *   <tr><td>cannot open</td><td>garbled or unopenable lockfile, missing lock dir</td>
+ *       <td>skip and log; never crash</td></tr>
+ * </table>
+ *
+ * <p>Reaping under the probe lock is what closes the janitor-vs-new-run race: a new run of that
+ * domain waits in {@link AppDomainLock#acquire} until the reap is finished, so a fresh app never
+ * coexists with a half-reaped one. The probe lock is held across the (slow, networked) reap by
+ * design. Two racing janitors arbitrate on the same flock: one reaps, the other sees "held".
+ */
+public final class Janitor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Janitor.class);
+
+    /** What the janitor did with one domain. */
+    public enum Outcome { REAPED, LIVE, LIVE_LONG_HELD, STALE, UNOPENABLE, REAP_FAILED, TIDIED }
+
+    /** Removes everything of a dead run's app (stack objects, env file); must tolerate half-gone apps. */
+    @FunctionalInterface
+    public interface Reaper {
+        void reap(String domain) throws Exception;
+    }
+
+    private final Path lockDir;
+    private final Duration longHeld;
+    private final Reaper reaper;
+
+    public Janitor(Path lockDir, Duration longHeld, Reaper reaper) {
+        this.lockDir = lockDir;
+        this.longHeld = longHeld;
+        this.reaper = reaper;
+    }
+
+    /**
+     * Probes every candidate that is a run app (warm and canonical apps are never probed), then
+     * tidies unheld lockfiles with no app behind them. Returns the outcome per domain.
+     */
+    public Map<String, Outcome> sweep(Set<String> candidates) {
+        Map<String, Outcome> outcomes = new LinkedHashMap<>();
+        Set<String> runApps = candidates.stream().filter(AppNaming::isRunApp)
+                .collect(Collectors.toCollection(TreeSet::new));
+        for (String domain : runApps) {
+            outcomes.put(domain, probeAndReap(domain));
+        }
+        for (String domain : lockfileDomains()) {
+            if (!runApps.contains(domain)) {
+                tidy(domain).ifPresent(o -> outcomes.put(domain, o));
+            }
+        }
+        Map<Outcome, Long> counts = outcomes.values().stream()
+                .collect(Collectors.groupingBy(o -> o, () -> new java.util.EnumMap<>(Outcome.class), Collectors.counting()));
+        LOG.info("== janitor: {} run app(s) found; {} ==", runApps.size(), counts.isEmpty() ? "nothing to do" : counts);
+        return outcomes;
+    }
+
+    private Outcome probeAndReap(String domain) {
+        Path path = AppDomainLock.path(lockDir, domain);
+        try (LockFile probe = LockFile.open(path)) {
+            if (!probe.tryLock()) {
+                if (probe.ageSeconds() > longHeld.toSeconds()) {
+                    LOG.warn("!! lock for {} held >{}min — possible leaked run; inspect with lslocks", domain,
+                            longHeld.toMinutes());
+                    return Outcome.LIVE_LONG_HELD;
+                }
+                LOG.info("janitor: {} is live (its lock is held): left alone", domain);
+                return Outcome.LIVE;
+            }
+            if (!probe.isStillAtPath()) {
+                LOG.info("janitor: {} was reaped by another janitor meanwhile: skipped", domain);
+                return Outcome.STALE;
+            }
+            LOG.info("janitor: {} has no live owner (lock free): reaping", domain);
+            try {
+                reaper.reap(domain);
+            } catch (Exception e) {
+                // Leave the lockfile: unheld, so the next janitor probes and retries the reap.
+                LOG.warn("janitor: reaping {} failed, the next sweep retries: {}", domain, e.toString());
+                return Outcome.REAP_FAILED;
+            }
+            probe.unlink();
+            LOG.info("janitor: {} reaped", domain);
+            return Outcome.REAPED;
+        } catch (IOException e) {
+            LOG.warn("janitor: skipping {}: {}", domain, e.getMessage());
+            return Outcome.UNOPENABLE;
+        }
+    }
+
+    /** A lockfile with no app behind it: unlinked if unheld, under its own probe lock. */
+    private java.util.Optional<Outcome> tidy(String domain) {
+        Path path = AppDomainLock.path(lockDir, domain);
+        try (LockFile probe = LockFile.open(path)) {
+            if (probe.tryLock() && probe.isStillAtPath()) {
+                probe.unlink();
+                return java.util.Optional.of(Outcome.TIDIED);
+            }
+            return java.util.Optional.empty();
+        } catch (IOException e) {
+            LOG.warn("janitor: skipping lockfile of {}: {}", domain, e.getMessage());
+            return java.util.Optional.of(Outcome.UNOPENABLE);
+        }
+    }
+
+    /** Run-app domains that have a lockfile in the lock directory. */
+    private List<String> lockfileDomains() {
+        if (!Files.isDirectory(lockDir)) {
+            LOG.warn("janitor: lock directory {} does not exist: nothing to probe there", lockDir);
+            return List.of();
+        }
+        try (Stream<Path> entries = Files.list(lockDir)) {
+            return entries.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith(AppDomainLock.PREFIX) && n.endsWith(AppDomainLock.SUFFIX))
+                    .map(n -> n.substring(AppDomainLock.PREFIX.length(), n.length() - AppDomainLock.SUFFIX.length()))
+                    .filter(AppNaming::isRunApp)
+                    .sorted()
+                    .collect(Collectors.toList());
+        } catch (IOException e) {
+            LOG.warn("janitor: cannot list {}: {}", lockDir, e.getMessage());
+            return List.of();
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package net.commoninternet.ccci.extensions.results;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
+import net.commoninternet.ccci.extensions.secrets.SecretMasking;
+import net.commoninternet.ccci.extensions.tiers.LintTier;
+import net.commoninternet.ccci.spi.RunRecord.Row;
+import net.commoninternet.ccci.spi.RunRecord.Status;
+import net.commoninternet.ccci.spi.RunRecord;
+
+/**
+ * A run's results from its record: each rung's verdict, the level, {@code results.json} and the
+ * {@code RUN SUMMARY} block. Rungs: install(1) upgrade(2) backup_restore(3) functional(4)
+ * lint(5), each pass|fail|skip|unver; the level is the highest passing rung with every rung below
+ * it pass or skip. Results describe the verdict; they never change it.
+ */
+public final class RunResults {
+
+    enum Rung { INSTALL, UPGRADE, BACKUP_RESTORE, FUNCTIONAL, LINT }
+
+    public enum Verdict { PASS, FAIL, SKIP, UNVER }
+
+    private static final String STRUCTURAL = "structural skip";
+    private static final String INTENTIONAL = "intentional skip";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** What the run knew of itself, for the results (all strings may be null when unknown). */
+    public record Run(String recipe, String version, int pr, String ref, String runId, String domain, Set<Tier> stages,
+               boolean cleanTeardown, Collection<String> secretValues, Map<String, Object> customization) {
+    }
+
+    private RunResults() {
+    }
+
+    public static Verdict tier(List<Row> rows, Tier tier) {
+        List<Row> mine = rows.stream().filter(r -> r.tier() == tier).toList();
+        if (mine.isEmpty()) {
+            return Verdict.UNVER;
+        }
+        if (mine.stream().anyMatch(r -> r.status() == Status.FAILED)) {
+            return Verdict.FAIL;
+        }
+        if (mine.stream().anyMatch(r -> r.status() == Status.SKIPPED && r.message() != null
+                && r.message().startsWith(LintTier.FINDING))) {
+            return Verdict.FAIL; // verdict-neutral for the run, but the lint rung did not pass
+        }
+        // A skip without a structural or intentional reason means nobody knows: unverified. A
+        // check skipped for a structural reason (no READY_PROBE, say) beside passing ones is no
+        // reason to doubt the tier.
+        if (mine.stream().anyMatch(r -> r.status() == Status.SKIPPED && !(r.message() != null
+                && (r.message().startsWith(STRUCTURAL) || r.message().startsWith(INTENTIONAL))))) {
+            return Verdict.UNVER;
+        }
+        return mine.stream().anyMatch(r -> r.status() == Status.PASSED) ? Verdict.PASS : Verdict.SKIP;
+    }
+
+    static Map<Rung, Verdict> rungs(List<Row> rows) {
+        Map<Rung, Verdict> rungs = new EnumMap<>(Rung.class);
+        rungs.put(Rung.INSTALL, tier(rows, Tier.INSTALL));
+        rungs.put(Rung.UPGRADE, tier(rows, Tier.UPGRADE));
+        rungs.put(Rung.BACKUP_RESTORE, combine(tier(rows, Tier.BACKUP), tier(rows, Tier.RESTORE)));
+        rungs.put(Rung.FUNCTIONAL, tier(rows, Tier.CUSTOM));
+        rungs.put(Rung.LINT, tier(rows, Tier.LINT));
+        return rungs;
+    }
+
+    private static Verdict combine(Verdict a, Verdict b) {
+        if (a == Verdict.FAIL || b == Verdict.FAIL) {
+            return Verdict.FAIL;
+        }
+        if (a == Verdict.UNVER || b == Verdict.UNVER) {
+            return Verdict.UNVER;
+        }
+        return a == Verdict.SKIP && b == Verdict.SKIP ? Verdict.SKIP : Verdict.PASS;
+    }
+
+    /** The highest passing rung with every rung below it pass or skip; 0 if none. */
+    static int level(Map<Rung, Verdict> rungs) {
+        int level = 0;
+        for (Rung rung : Rung.values()) {
+            Verdict verdict = rungs.get(rung);
+            if (verdict == Verdict.PASS) {
+                level = rung.ordinal() + 1;
+            } else if (verdict != Verdict.SKIP) {
+                break;
+            }
+        }
+        return level;
+    }
+
+    /** Writes results.json atomically into {@code runDir}; returns its path. */
+    public static Path write(Path runDir, Run run, RunRecord record) throws IOException {
+        List<Row> rows = record.rows();
+        Map<Rung, Verdict> rungs = rungs(rows);
+        Map<String, Object> results = new LinkedHashMap<>();
+        results.put("recipe", run.recipe());
+        results.put("version", run.version());
+        results.put("pr", run.pr());
+        results.put("ref", run.ref());
+        results.put("run_id", run.runId());
+        results.put("domain", run.domain());
+        results.put("stages", run.stages().stream().map(Tier::id).toList());
+        results.put("tests", rows.stream().map(RunResults::row).toList());
+        results.put("rungs", rungs.entrySet().stream().collect(Collectors.toMap(
+                e -> e.getKey().name().toLowerCase(Locale.ROOT), e -> e.getValue().name().toLowerCase(Locale.ROOT),
+                (a, b) -> a, LinkedHashMap::new)));
+        results.put("level", level(rungs));
+        results.put("skips", rows.stream().filter(r -> r.status() == Status.SKIPPED).map(RunResults::row).toList());
+        results.put("customization", SecretMasking.mask(null, run.customization(), run.secretValues()));
+        Map<String, Object> flags = new LinkedHashMap<>();
+        flags.put("clean_teardown", run.cleanTeardown());
+        flags.put("no_secret_leak", true);
+        results.put("flags", flags);
+        byte[] json = JSON.writeValueAsBytes(results);
+        flags.put("no_secret_leak", !leaks(runDir, new String(json, StandardCharsets.UTF_8), run.secretValues()));
+        json = JSON.writeValueAsBytes(results);
+        Files.createDirectories(runDir);
+        Path file = runDir.resolve("results.json");
+        Path next = runDir.resolve("results.json.next");
+        Files.write(next, json);
+        Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return file;
+    }
+
+    /**
+     * Whether the file holds any of the values, read in 1 MiB chunks that overlap by the longest
+     * value's length, so a long run.log is scanned whole and a value across a chunk edge is seen.
+     */
+    static boolean contains(Path file, List<String> values) throws IOException {
+        int overlap = values.stream().mapToInt(v -> v.getBytes(StandardCharsets.UTF_8).length).max().orElse(0);
+        List<byte[]> needles = values.stream().map(v -> v.getBytes(StandardCharsets.UTF_8)).toList();
+        byte[] buffer = new byte[(1 << 20) + overlap];
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            int filled = 0;
+            while (true) {
+                int read = in.readNBytes(buffer, filled, buffer.length - filled);
+                int size = filled + read;
+                String text = new String(buffer, 0, size, StandardCharsets.ISO_8859_1);
+                for (byte[] needle : needles) {
+                    if (text.contains(new String(needle, StandardCharsets.ISO_8859_1))) {
+                        return true;
+                    }
+                }
+                if (size < buffer.length) {
+                    return false;
+                }
+                int carry = Math.min(overlap, size);
+                System.arraycopy(buffer, size - carry, buffer, 0, carry);
+                filled = carry;
+            }
+        }
+    }
+
+    /** The RUN SUMMARY block for the end of the log. */
+    public static String summary(Run run, RunRecord record, Path resultsFile) {
+        Map<Rung, Verdict> rungs = rungs(record.rows());
+        List<String> lines = new ArrayList<>();
+        lines.add("== RUN SUMMARY ==");
+        lines.add("recipe " + run.recipe() + " " + (run.version() == null ? "" : run.version() + " ") + "(pr " + run.pr()
+                + ", ref " + run.ref() + "), run " + run.runId() + ", app " + run.domain());
+        lines.add("level " + level(rungs) + ": " + rungs.entrySet().stream()
+                .map(e -> e.getKey().name().toLowerCase(Locale.ROOT) + " " + e.getValue().name().toLowerCase(Locale.ROOT))
+                .collect(Collectors.joining(", ")));
+        record.rows().stream().filter(r -> r.status() != Status.PASSED).forEach(r -> lines.add("  " + r.tier().id()
+                + (r.check() == null ? "" : " > " + r.check()) + ": " + r.status().name().toLowerCase(Locale.ROOT)
+                + (r.message() == null ? "" : " — " + r.message().lines().findFirst().orElse(""))));
+        lines.add("clean_teardown " + run.cleanTeardown() + "; results " + resultsFile);
+        lines.add("== END RUN SUMMARY ==");
+        return String.join(System.lineSeparator(), lines);
+    }
+
+    private static Map<String, Object> row(Row row) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("tier", row.tier().id());
+        out.put("check", row.check());
+        out.put("status", row.status().name().toLowerCase(Locale.ROOT));
+        out.put("message", row.message());
+        return out;
+    }
+
+    /**
+     * Whether any of the app's generated secret values appears in the results or in a text file
+     * of the run folder (the backup repository, encrypted, is not read).
+     */
+    static boolean leaks(Path runDir, String results, Collection<String> all) throws IOException {
+        // the same floor as the masking: shorter values would match ordinary text
+        List<String> secrets = all.stream().filter(s -> s != null && s.length() >= RedactedConsole.MIN_SECRET).toList();
+        if (secrets.isEmpty()) {
+            return false;
+        }
+        if (secrets.stream().anyMatch(results::contains)) {
+            return true;
+        }
+        if (!Files.isDirectory(runDir)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.walk(runDir)) {
+            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)
+                    .filter(f -> !f.startsWith(runDir.resolve("backup")))
+                    .filter(f -> !f.startsWith(runDir.resolve("abra")))::iterator) {
+                if (contains(file, secrets)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

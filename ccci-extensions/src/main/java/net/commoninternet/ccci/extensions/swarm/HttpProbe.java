@@ -1,0 +1,153 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Service;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Real HTTP against a deployed app, sent the way the production proxy reaches it: from a
+ * container on the attachable {@code proxy} network, to the service its traefik labels name,
+ * on their {@code loadbalancer.server.port}, with the app's domain as Host. Swarm VIPs and
+ * published ports are not used: they do not route on hosts without IPVS (see ENVIRONMENT.md),
+ * and recipes publish no ports. The service is addressed as {@code tasks.<service>}.
+ */
+public final class HttpProbe {
+
+    /** The image the probe container runs (busybox wget); built by scripts/setup-local-swarm. */
+    public static final String PROBE_IMAGE = System.getProperty("ccci.probe-image", "ccci.local/busybox:1");
+    static final String PROXY_NETWORK = "proxy";
+
+    private static final int PROBE_TIMEOUT_SECONDS = 15;
+    private static final Pattern PORT_LABEL = Pattern.compile("traefik\\.http\\.services\\.[^.]+\\.loadbalancer\\.server\\.port");
+    private static final Pattern STATUS = Pattern.compile("HTTP/\\d(?:\\.\\d)? (\\d{3})");
+
+    /** Where the proxy would send the app's traffic. */
+    public record Target(String service, int port) {
+        public String url(String path) {
+            return "http://tasks." + service + ":" + port + (path.startsWith("/") ? path : "/" + path);
+        }
+    }
+
+    /** One answer: the status (or -1), the response headers or what went wrong, and the body. */
+    public record Answer(int status, String detail, String body) {
+    }
+
+    private final DockerClient client;
+
+    public HttpProbe(DockerClient client) {
+        this.client = client;
+    }
+
+    /** The stack's service with {@code traefik.enable=true} and a load-balancer port label. */
+    public Optional<Target> target(String stack) {
+        for (Service service : client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()) {
+            Map<String, String> labels = service.getSpec().getLabels();
+            if (labels == null || !"true".equals(labels.get("traefik.enable"))) {
+                continue;
+            }
+            for (Map.Entry<String, String> label : labels.entrySet()) {
+                if (PORT_LABEL.matcher(label.getKey()).matches()) {
+                    return Optional.of(new Target(service.getSpec().getName(), Integer.parseInt(label.getValue().trim())));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** One GET of {@code path} with {@code Host: domain}; redirects are not followed. */
+    public Answer get(String stack, Target target, String domain, String path) throws InterruptedException {
+        // No -T: busybox 1.35's wget crashes (SIGSEGV) with it; the container wait bounds the probe.
+        List<String> command = List.of("wget", "-S", "-O", "-", "--header", "Host: " + domain, target.url(path));
+        String id = startProbe(stack, command);
+        try {
+            if (exitWithin(id, PROBE_TIMEOUT_SECONDS) == null) {
+                return new Answer(-1, "no answer within " + PROBE_TIMEOUT_SECONDS + " s", "");
+            }
+            StringBuilder headers = new StringBuilder();
+            StringBuilder body = new StringBuilder();
+            logs(id, headers, body);
+            Matcher m = STATUS.matcher(headers);
+            String detail = headers.toString().strip();
+            return m.find() ? new Answer(Integer.parseInt(m.group(1)), detail, body.toString())
+                    : new Answer(-1, detail.isEmpty() ? "no answer" : detail, body.toString());
+        } finally {
+            client.removeContainerCmd(id).withForce(true).exec();
+        }
+    }
+
+    /**
+     * {@code stableConnects} TCP connects in a row, one a second, to the service's tasks on
+     * {@code port}, from the proxy network; true when every one connected.
+     */
+    public boolean tcp(String stack, String service, int port, int stableConnects) throws InterruptedException {
+        String script = "i=0; while [ $i -lt " + stableConnects + " ]; do"
+                + " nc -w 2 tasks." + service + " " + port + " </dev/null >/dev/null 2>&1 || exit 1;"
+                + " i=$((i+1)); [ $i -lt " + stableConnects + " ] && sleep 1; done; exit 0";
+        String id = startProbe(stack, List.of("sh", "-c", script));
+        try {
+            Integer exit = exitWithin(id, PROBE_TIMEOUT_SECONDS + 3L * stableConnects);
+            return exit != null && exit == 0;
+        } finally {
+            client.removeContainerCmd(id).withForce(true).exec();
+        }
+    }
+
+    /** A probe container on the proxy network, labelled so the stack's teardown removes it too; started. */
+    private String startProbe(String stack, List<String> command) {
+        String id = client.createContainerCmd(PROBE_IMAGE)
+                .withCmd(command)
+                .withLabels(Map.of(StackLabels.PROBE, stack))
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(PROXY_NETWORK))
+                .exec().getId();
+        try {
+            client.startContainerCmd(id).exec();
+        } catch (RuntimeException e) {
+            client.removeContainerCmd(id).withForce(true).exec();
+            throw e;
+        }
+        return id;
+    }
+
+    /** The container's exit status, or null if it did not exit within {@code seconds}. */
+    private Integer exitWithin(String id, long seconds) {
+        try {
+            return client.waitContainerCmd(id).start().awaitStatusCode(seconds, TimeUnit.SECONDS);
+        } catch (com.github.dockerjava.api.exception.DockerClientException e) {
+            return null;
+        }
+    }
+
+    /** GETs until a status in {@code ok} answers or {@code timeout} passes; returns the last answer. */
+    public Answer await(String stack, Target target, String domain, String path, List<Integer> ok, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Answer answer = get(stack, target, domain, path);
+        while (!ok.contains(answer.status()) && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(500);
+            answer = get(stack, target, domain, path);
+        }
+        return answer;
+    }
+
+    /** wget writes the body to stdout and the status line and headers to stderr. */
+    private void logs(String id, StringBuilder stderr, StringBuilder stdout) throws InterruptedException {
+        client.logContainerCmd(id).withStdOut(true).withStdErr(true).withFollowStream(false)
+                .exec(new ResultCallback.Adapter<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        String text = new String(frame.getPayload(), StandardCharsets.UTF_8);
+                        (frame.getStreamType() == com.github.dockerjava.api.model.StreamType.STDOUT ? stdout : stderr).append(text);
+                    }
+                }).awaitCompletion(30, TimeUnit.SECONDS);
+    }
+}

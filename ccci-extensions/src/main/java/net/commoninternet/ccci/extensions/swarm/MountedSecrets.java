@@ -1,0 +1,60 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.ContainerSpec;
+import com.github.dockerjava.api.model.ContainerSpecSecret;
+import com.github.dockerjava.api.model.Service;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The secret values the deployed app actually sees, read from inside its containers: for every
+ * secret a service mounts, {@code cat} of its file in a running container of that service. The
+ * embedded driver knows the values it generated; under the abra driver abra generates them and
+ * its output is withheld, so this is how a run learns what to mask there. Read right after the
+ * deploy converged, before anything the run writes (service logs, results) could contain them.
+ */
+public final class MountedSecrets {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MountedSecrets.class);
+
+    private MountedSecrets() {
+    }
+
+    /** Secret name to value, for every secret a running service of the stack mounts; never logged. */
+    public static Map<String, String> read(DockerClient client, String stack) throws InterruptedException {
+        Map<String, String> values = new LinkedHashMap<>();
+        ContainerExec exec = new ContainerExec(client);
+        for (Service service : client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()) {
+            ContainerSpec spec = service.getSpec().getTaskTemplate() == null ? null
+                    : service.getSpec().getTaskTemplate().getContainerSpec();
+            List<ContainerSpecSecret> secrets = spec == null || spec.getSecrets() == null ? List.of() : spec.getSecrets();
+            if (secrets.isEmpty()) {
+                continue;
+            }
+            String name = service.getSpec().getName();
+            try {
+                String container = exec.runningContainer(name);
+                for (ContainerSpecSecret secret : secrets) {
+                    String file = secret.getFile() == null || secret.getFile().getName() == null
+                            ? secret.getSecretName() : secret.getFile().getName();
+                    String path = file.startsWith("/") ? file : "/run/secrets/" + file;
+                    ContainerExec.Result read = exec.sh(container, "cat '" + path.replace("'", "") + "'");
+                    if (read.ok() && !read.output().isEmpty()) {
+                        values.putIfAbsent(secret.getSecretName(), read.output());
+                    } else {
+                        LOG.warn("could not read secret {} inside {} (exit {}): values ccci did not generate stay"
+                                + " unmasked", secret.getSecretName(), name, read.exitCode());
+                    }
+                }
+            } catch (RuntimeException e) {
+                // no running container, or it went away mid-read (a crash loop): the run goes on
+                LOG.warn("could not read the mounted secrets of {}: {}", name, e.getMessage());
+            }
+        }
+        return values;
+    }
+}

@@ -1,0 +1,213 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.StreamType;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import net.commoninternet.ccci.extensions.secrets.SecretMasking;
+
+/**
+ * One service's log over a window of time {@code (after, until]}, read task by task from the
+ * containers of its tasks (the replaced ones of an upgrade included, as long as swarm keeps
+ * them), merged in time order and named like {@code docker service logs} names them
+ * ({@code app.1.<task id>}).
+ *
+ * <p>Per-task container logs, not swarm's service logs: on this engine (20.10) the service-log
+ * stream can stall for good when its reader falls behind (a rate-limited curl and a slowed
+ * docker-java both waited forever for its end), while a container's log is read straight from
+ * its file. The price: only tasks on this node are seen, which is every task on ccci's
+ * single-node swarm.
+ *
+ * <p>Bounded, so a chatty app cannot fill the disk: the daemon sends at most the last
+ * {@value #MAX_LINES} lines of each task, the window keeps its last {@value #MAX_LINES}, and a
+ * line is cut after {@value #MAX_LINE_CHARS} characters. A line is masked before it is cut, so
+ * a cut never leaves part of a secret value behind.
+ */
+public final class ServiceLog {
+
+    static final int MAX_LINES = 5_000;
+    static final int MAX_LINE_CHARS = 2_000;
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+
+    private static final String SERVICE_ID = "com.docker.swarm.service.id";
+    private static final String TASK_NAME = "com.docker.swarm.task.name";
+
+    /** One log line: when the daemon received it, from which task, and what it said. */
+    public record Line(Instant time, String task, String text) {
+    }
+
+    private ServiceLog() {
+    }
+
+    /** The service's lines in {@code (after, until]}, oldest first, at most {@value #MAX_LINES}. */
+    public static Window read(DockerClient client, String serviceId, String stack, Instant after, Instant until)
+            throws InterruptedException {
+        List<Line> received = new ArrayList<>();
+        for (Container container : client.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of(SERVICE_ID, serviceId)).exec()) {
+            received.addAll(readTask(client, container.getId(), taskName(container.getLabels(), stack), after));
+        }
+        return Window.of(received, after, until);
+    }
+
+    /** {@code <stack>_app.1.<25-character task id>} as {@code app.1.<first 12>}, like the CLI. */
+    static String taskName(Map<String, String> labels, String stack) {
+        String name = labels.getOrDefault(TASK_NAME, "");
+        if (name.startsWith(stack + "_")) {
+            name = name.substring(stack.length() + 1);
+        }
+        int id = name.lastIndexOf('.');
+        return id >= 0 && name.length() - id - 1 > 12 ? name.substring(0, id + 13) : name;
+    }
+
+    private static List<Line> readTask(DockerClient client, String containerId, String task, Instant after)
+            throws InterruptedException {
+        Collector collector = new Collector(task);
+        // `since` takes whole seconds; the window's exact edges are applied in Window.of.
+        ResultCallback.Adapter<Frame> callback = client.logContainerCmd(containerId).withStdOut(true).withStdErr(true)
+                .withTimestamps(true).withFollowStream(false).withTail(MAX_LINES)
+                .withSince((int) after.getEpochSecond()).exec(collector);
+        try {
+            if (!callback.awaitCompletion(READ_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the daemon did not finish sending the log of task " + task + " in "
+                        + READ_TIMEOUT.toSeconds() + " s");
+            }
+        } finally {
+            closeQuietly(callback);
+        }
+        return collector.lines();
+    }
+
+    /** The lines of one window, and whether lines before them may have been left out. */
+    public record Window(List<Line> lines, boolean cut) {
+
+        static Window of(List<Line> received, Instant after, Instant until) {
+            List<Line> inWindow = received.stream()
+                    .filter(l -> l.time().isAfter(after) && !l.time().isAfter(until))
+                    .sorted(Comparator.comparing(Line::time)).toList();
+            // A task's own tail cut something inside the window only if it sent MAX_LINES lines all
+            // inside it, so "at least MAX_LINES in the window" catches every cut, ours or the daemon's.
+            boolean cut = inWindow.size() >= MAX_LINES;
+            return new Window(cut ? inWindow.subList(inWindow.size() - MAX_LINES, inWindow.size()) : inWindow, cut);
+        }
+
+        /** The file's text: one line per log line, secrets masked ({@link SecretMasking}), long lines cut. */
+        public String render(Collection<String> secrets) {
+            StringBuilder out = new StringBuilder();
+            if (cut) {
+                out.append("[ccci: only the last ").append(MAX_LINES).append(" lines of this tier are kept]\n");
+            }
+            for (Line line : lines) {
+                String text = (String) SecretMasking.mask(null, line.text(), secrets);
+                if (text.length() > MAX_LINE_CHARS) {
+                    text = text.substring(0, MAX_LINE_CHARS) + " [ccci: line cut at " + MAX_LINE_CHARS + " characters]";
+                }
+                out.append(line.time()).append(' ').append(line.task()).append(" | ").append(text).append('\n');
+            }
+            return out.toString();
+        }
+    }
+
+    /** Parses one line of a log read with timestamps, {@code <RFC 3339 time> <message>}; null without a time. */
+    static Line parse(String raw, String task) {
+        int timeEnd = raw.indexOf(' ');
+        try {
+            return new Line(Instant.parse(timeEnd < 0 ? raw : raw.substring(0, timeEnd)), task,
+                    timeEnd < 0 ? "" : raw.substring(timeEnd + 1));
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static void closeQuietly(ResultCallback.Adapter<Frame> callback) {
+        try {
+            callback.close();
+        } catch (java.io.IOException e) {
+            // the stream is finished or abandoned either way
+        }
+    }
+
+    /**
+     * Frames need not end at line ends: each stream's bytes are buffered and split at newlines
+     * (a newline byte never occurs inside a UTF-8 character). A line keeps its first
+     * {@value #LINE_BYTES_KEPT} bytes, far more than a rendered line shows, so the mask still sees
+     * every secret value in the part that is written. A line that does not parse (a continuation)
+     * takes the time and task of the line before it.
+     */
+    private static final class Collector extends ResultCallback.Adapter<Frame> {
+        private static final int LINE_BYTES_KEPT = 64 * 1024;
+
+        private final String task;
+        private final Map<StreamType, Pending> pending = new EnumMap<>(StreamType.class);
+        private final List<Line> lines = new ArrayList<>();
+        private Line previous;
+
+        Collector(String task) {
+            this.task = task;
+        }
+
+        @Override
+        public synchronized void onNext(Frame frame) {
+            Pending line = pending.computeIfAbsent(frame.getStreamType(), s -> new Pending());
+            for (byte b : frame.getPayload()) {
+                if (b == '\n') {
+                    add(line.take());
+                } else {
+                    line.append(b);
+                }
+            }
+        }
+
+        private void add(String raw) {
+            Line line = parse(raw, task);
+            if (line == null && previous != null) {
+                line = new Line(previous.time(), previous.task(), raw);
+            }
+            if (line != null) {
+                lines.add(line);
+                previous = line;
+            }
+        }
+
+        synchronized List<Line> lines() {
+            pending.values().stream().filter(p -> !p.isEmpty()).forEach(p -> add(p.take()));
+            return List.copyOf(lines);
+        }
+
+        /** The bytes of one unfinished line, at most LINE_BYTES_KEPT of them. */
+        private static final class Pending {
+            private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            private boolean started;
+
+            void append(byte b) {
+                started = true;
+                if (bytes.size() < LINE_BYTES_KEPT) {
+                    bytes.write(b);
+                }
+            }
+
+            boolean isEmpty() {
+                return !started;
+            }
+
+            String take() {
+                String line = bytes.toString(StandardCharsets.UTF_8);
+                bytes.reset();
+                started = false;
+                return line;
+            }
+        }
+    }
+}

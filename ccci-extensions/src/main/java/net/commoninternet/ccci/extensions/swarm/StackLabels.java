@@ -1,0 +1,24 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import java.util.Map;
+
+/** The labels that tie swarm objects to a stack, as {@code docker stack deploy} sets them. */
+public final class StackLabels {
+
+    /** Set by {@code docker stack deploy} on services, networks, volumes, secrets and configs. */
+    public static final String NAMESPACE = "com.docker.stack.namespace";
+
+    /** Set by ccci on its own short-lived helper containers (HTTP probes) of a stack. */
+    static final String PROBE = "net.commoninternet.ccci.probe";
+
+    private StackLabels() {
+    }
+
+    public static Map<String, String> of(String stack) {
+        return Map.of(NAMESPACE, stack);
+    }
+
+    static String filter(String stack) {
+        return NAMESPACE + "=" + stack;
+    }
+}

@@ -1,0 +1,161 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.DockerException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes everything of one stack, in the order swarm allows: services, then (once their
+ * containers are really gone: {@code docker stack rm} returns before they are) volumes,
+ * secrets, configs and networks. Idempotent and tolerant of half-removed stacks, so the
+ * janitor can reap with it and a second teardown is a no-op. Uses docker-java only: no child
+ * process that a second TERM to the process group could kill mid-teardown.
+ */
+public final class StackTeardown {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StackTeardown.class);
+    private static final Duration TEARDOWN_LIMIT = Duration.ofMinutes(3);
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** How long swarm gets to stop and remove a removed service's running tasks before they are forced. */
+    private static final Duration SWARM_GRACE = Duration.ofSeconds(30);
+
+    private final DockerClient client;
+
+    public StackTeardown(DockerClient client) {
+        this.client = client;
+    }
+
+    /**
+     * {@code abra app undeploy} + {@code app rm} of one app: its stack, then its env files under
+     * the canonical {@code servers/}. Idempotent; the janitor's reap and the run's own teardown
+     * both come here. Returns what is still there afterwards (empty = clean).
+     */
+    public List<String> teardownApp(String domain, java.nio.file.Path servers) throws java.io.IOException {
+        List<String> left = teardown(AppNaming.stackName(domain));
+        if (java.nio.file.Files.isDirectory(servers)) {
+            try (java.util.stream.Stream<java.nio.file.Path> dirs = java.nio.file.Files.list(servers)) {
+                for (java.nio.file.Path dir : (Iterable<java.nio.file.Path>) dirs::iterator) {
+                    java.nio.file.Files.deleteIfExists(dir.resolve(domain + ".env"));
+                }
+            }
+        }
+        return left;
+    }
+
+    /**
+     * Removes the stack; returns what is still there afterwards (empty = clean). Removal passes
+     * repeat until nothing of the stack is left (bounded): objects can appear mid-teardown (a task
+     * still being prepared creates its volume after its service is gone), some disappear only
+     * after the call that removed them returned (overlay networks), and volumes and networks stay
+     * "in use" until the last container is gone.
+     */
+    public List<String> teardown(String stack) {
+        long deadline = System.nanoTime() + TEARDOWN_LIMIT.toNanos();
+        List<String> left = removalPass(stack, deadline);
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(POLL_NANOS);
+            left = removalPass(stack, deadline);
+        }
+        if (left.isEmpty()) {
+            LOG.info("stack {} removed: no service, container, volume, secret, config or network left", stack);
+        } else {
+            LOG.warn("stack {} teardown left: {}", stack, left);
+        }
+        return left;
+    }
+
+    private List<String> removalPass(String stack, long deadline) {
+        String label = StackLabels.filter(stack);
+        client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()
+                .forEach(s -> ignoreGone(() -> client.removeServiceCmd(s.getId()).exec()));
+        client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
+                .forEach(c -> ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec()));
+        if (client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec().isEmpty()) {
+            removeOrphanedTasks(stack, deadline);
+        }
+        waitUntil(() -> client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
+                deadline);
+        client.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
+                .forEach(v -> ignoreGone(() -> client.removeVolumeCmd(v.getName()).exec()));
+        client.listSecretsCmd().withLabelFilter(StackLabels.of(stack)).exec()
+                .forEach(s -> ignoreGone(() -> client.removeSecretCmd(s.getId()).exec()));
+        client.listConfigsCmd().withFilters(Map.of("label", List.of(label))).exec()
+                .forEach(c -> ignoreGone(() -> client.removeConfigCmd(c.getId()).exec()));
+        client.listNetworksCmd().withFilter("label", List.of(label)).exec()
+                .forEach(n -> ignoreGone(() -> client.removeNetworkCmd(n.getId()).exec()));
+        return leftovers(stack);
+    }
+
+    /**
+     * With no service of the stack left, its containers are orphans. Swarm removes a removed
+     * service's task containers itself, and is given {@link #SWARM_GRACE} to stop running ones
+     * gracefully; but a task container that was already stopped when its task left swarm's store
+     * (a dockerd restart, a node that lost its task) stays forever and keeps its volumes "in use".
+     * Those, and whatever still runs after the grace, are removed here.
+     */
+    private void removeOrphanedTasks(String stack, long deadline) {
+        List<com.github.dockerjava.api.model.Container> stopped = client.listContainersCmd().withShowAll(true)
+                .withLabelFilter(StackLabels.of(stack)).withStatusFilter(List.of("created", "exited", "dead")).exec();
+        stopped.forEach(c -> {
+            LOG.info("removing stopped task container {} of {} ({})", String.join(",", c.getNames()), stack, c.getStatus());
+            ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec());
+        });
+        long grace = Math.min(deadline, System.nanoTime() + SWARM_GRACE.toNanos());
+        waitUntil(() -> client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
+                grace);
+        client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().forEach(c -> {
+            LOG.warn("forcing removal of task container {} of {}: still {} {} s after its service was removed",
+                    String.join(",", c.getNames()), stack, c.getStatus(), SWARM_GRACE.toSeconds());
+            ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec());
+        });
+    }
+
+    /** Everything of the stack that still exists, named by kind. */
+    public List<String> leftovers(String stack) {
+        String label = StackLabels.filter(stack);
+        List<String> left = new ArrayList<>();
+        client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()
+                .forEach(s -> left.add("service " + s.getSpec().getName()));
+        client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec()
+                .forEach(c -> left.add("container " + String.join(",", c.getNames())));
+        client.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
+                .forEach(v -> left.add("volume " + v.getName()));
+        client.listSecretsCmd().withLabelFilter(StackLabels.of(stack)).exec()
+                .forEach(s -> left.add("secret " + s.getSpec().getName()));
+        client.listConfigsCmd().withFilters(Map.of("label", List.of(label))).exec()
+                .forEach(c -> left.add("config " + c.getSpec().getName()));
+        client.listNetworksCmd().withFilter("label", List.of(label)).exec()
+                .forEach(n -> left.add("network " + n.getName()));
+        return left;
+    }
+
+    private static void waitUntil(java.util.function.BooleanSupplier condition, long deadline) {
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    /** Gone already, or still in use (the next pass retries): either way not an error of the teardown. */
+    private static void ignoreGone(Runnable removal) {
+        try {
+            removal.run();
+        } catch (NotFoundException | ConflictException e) {
+            // gone, or in use until the last container is gone: the next pass sees
+        } catch (DockerException e) {
+            String message = String.valueOf(e.getMessage());
+            if (!message.contains("not found") && !message.contains("in use") && !message.contains("active endpoints")) {
+                throw e;
+            }
+        }
+    }
+}

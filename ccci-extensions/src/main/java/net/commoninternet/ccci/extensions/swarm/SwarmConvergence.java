@@ -1,0 +1,200 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.model.Service;
+import com.github.dockerjava.api.model.ServiceModeConfig;
+import com.github.dockerjava.api.model.ServiceUpdateState;
+import com.github.dockerjava.transport.DockerHttpClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.StreamSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether a stack has converged (spec section 8). A service has converged when:
+ * <ul>
+ *   <li>it is not mid-update: {@code updating} and {@code rollback_started} block;
+ *       {@code paused} and {@code rollback_paused} are settled states (swarm keeps them until
+ *       the next update) and end the wait as a failed update instead of hanging it;
+ *   <li>its desired number of tasks OF THE CURRENT SPEC are running. Right after a spec update
+ *       swarm resets {@code UpdateStatus} to null and the old tasks still read N/N running, so
+ *       only tasks passing the engine's {@code _up-to-date} filter count (what the docker CLI
+ *       uses; docker-java's typed task list cannot send it, so this goes through the raw HTTP
+ *       client). A task with a healthcheck reads {@code running} only once healthy (checked on
+ *       engine 20.10: it stays {@code starting} until then);
+ *   <li>its running tasks have stayed up for a stability window: {@link #STABLE_WITHOUT_HEALTHCHECK}
+ *       for a service without a healthcheck (a process that exits at once never gets there;
+ *       with a healthcheck, "running" already means healthy), and the service's update monitor
+ *       window (default 5 s) once any current-spec task has failed: a crash loop shows a task
+ *       "running" between restarts, and that moment is not convergence.
+ * </ul>
+ * The window is the price of not mistaking a task that crashes right after starting for a
+ * healthy one; a process that crashes later than it is caught by the INSTALL checks, which
+ * inspect again, and by the HTTP probe.
+ * Swarm events wake the wait (inspection stays the truth), so a converged stack is seen within
+ * tens of milliseconds; without events it re-inspects at most every half second.
+ */
+public final class SwarmConvergence {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SwarmConvergence.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration DEFAULT_MONITOR = Duration.ofSeconds(5);
+    static final Duration STABLE_WITHOUT_HEALTHCHECK = Duration.ofMillis(300);
+    private static final Duration IDLE_RECHECK = Duration.ofMillis(500);
+    /** Task state follows the container event that caused it by a few milliseconds. */
+    private static final Duration AFTER_EVENT_RECHECK = Duration.ofMillis(50);
+
+    /** One look at a stack: converged, still moving, or settled in a failure. */
+    public record Report(boolean converged, boolean failed, List<String> problems) {
+        public String describe() {
+            return converged ? "converged" : String.join("; ", problems);
+        }
+    }
+
+    private final DockerEngine docker;
+    private final Clock clock;
+
+    public SwarmConvergence(DockerEngine docker) {
+        this(docker, Clock.systemUTC());
+    }
+
+    public SwarmConvergence(DockerEngine docker, Clock clock) {
+        this.docker = docker;
+        this.clock = clock;
+    }
+
+    /** Waits until the stack converges, fails for good, or {@code timeout} passes. */
+    public Report await(String stack, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (SwarmEvents events = SwarmEvents.subscribe(docker.client())) {
+            Report report = inspect(stack);
+            while (!report.converged() && !report.failed() && System.nanoTime() < deadline) {
+                boolean woken = events.await(IDLE_RECHECK);
+                if (woken) {
+                    events.await(AFTER_EVENT_RECHECK);
+                }
+                report = inspect(stack);
+            }
+            if (!report.converged() && !report.failed()) {
+                List<String> problems = new ArrayList<>(report.problems());
+                problems.add(0, "not converged within " + timeout.toSeconds() + " s");
+                report = new Report(false, true, problems);
+            }
+            LOG.info("stack {}: {}", stack, report.describe());
+            return report;
+        }
+    }
+
+    /** One inspection of every service of the stack. */
+    public Report inspect(String stack) {
+        List<Service> services = docker.client().listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec();
+        if (services.isEmpty()) {
+            return new Report(false, false, List.of("stack " + stack + " has no services yet"));
+        }
+        List<String> problems = new ArrayList<>();
+        boolean failed = false;
+        for (Service service : services) {
+            String name = service.getSpec().getName();
+            ServiceUpdateState update = service.getUpdateStatus() == null ? null : service.getUpdateStatus().getState();
+            if (update == ServiceUpdateState.PAUSED || update == ServiceUpdateState.ROLLBACK_PAUSED) {
+                failed = true;
+                problems.add(name + ": update " + update.name().toLowerCase() + ": " + service.getUpdateStatus().getMessage());
+                continue;
+            }
+            if (update == ServiceUpdateState.UPDATING || update == ServiceUpdateState.ROLLBACK_STARTED) {
+                problems.add(name + ": " + update.name().toLowerCase());
+                continue;
+            }
+            serviceProblem(service).ifPresent(problems::add);
+        }
+        return new Report(problems.isEmpty(), failed, problems);
+    }
+
+    private Optional<String> serviceProblem(Service service) {
+        String name = service.getSpec().getName();
+        List<JsonNode> tasks = currentSpecTasks(service.getId());
+        List<JsonNode> running = tasks.stream()
+                .filter(t -> "running".equals(t.path("DesiredState").asText()) && "running".equals(state(t)))
+                .toList();
+        long desired = desired(service.getSpec().getMode());
+        Optional<String> lastError = tasks.stream()
+                .filter(t -> !t.path("Status").path("Err").asText().isBlank())
+                .max(Comparator.comparing(SwarmConvergence::timestamp))
+                .map(t -> t.path("Status").path("Err").asText());
+        if (running.size() < desired) {
+            return Optional.of(name + ": " + running.size() + "/" + desired + " running"
+                    + lastError.map(e -> " (last task error: " + e + ")").orElse(""));
+        }
+        boolean hasFailed = tasks.stream().anyMatch(t -> List.of("failed", "rejected").contains(state(t)));
+        Duration window = hasFailed ? monitor(service)
+                : hasHealthcheck(service) ? Duration.ZERO : STABLE_WITHOUT_HEALTHCHECK;
+        Instant now = clock.instant();
+        if (!running.stream().allMatch(t -> !timestamp(t).plus(window).isAfter(now))) {
+            return Optional.of(name + ": running for less than the " + window.toMillis() + " ms stability window"
+                    + (hasFailed ? " (tasks failed before)" : "") + lastError.map(e -> " (last task error: " + e + ")").orElse(""));
+        }
+        return Optional.empty();
+    }
+
+    /** Tasks of the service's current spec only (what the CLI's {@code _up-to-date} filter selects). */
+    List<JsonNode> currentSpecTasks(String serviceId) {
+        String filters = "{\"service\":[\"" + serviceId + "\"],\"_up-to-date\":[\"true\"]}";
+        DockerHttpClient.Request request = DockerHttpClient.Request.builder()
+                .method(DockerHttpClient.Request.Method.GET)
+                .path("/tasks?filters=" + URLEncoder.encode(filters, StandardCharsets.UTF_8))
+                .build();
+        try (DockerHttpClient.Response response = docker.http().execute(request)) {
+            JsonNode tasks = JSON.readTree(response.getBody());
+            if (response.getStatusCode() != 200 || !tasks.isArray()) {
+                throw new IOException("listing tasks of service " + serviceId + " failed: HTTP " + response.getStatusCode());
+            }
+            return StreamSupport.stream(tasks.spliterator(), false)
+                    .filter(t -> t.path("ServiceID").asText().equals(serviceId))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private long desired(ServiceModeConfig mode) {
+        if (mode != null && mode.getReplicated() != null) {
+            return mode.getReplicated().getReplicas();
+        }
+        return docker.client().listSwarmNodesCmd().exec().size();
+    }
+
+    private static Duration monitor(Service service) {
+        if (service.getSpec().getUpdateConfig() != null && service.getSpec().getUpdateConfig().getMonitor() != null
+                && service.getSpec().getUpdateConfig().getMonitor() > 0) {
+            return Duration.ofNanos(service.getSpec().getUpdateConfig().getMonitor());
+        }
+        return DEFAULT_MONITOR;
+    }
+
+    private static boolean hasHealthcheck(Service service) {
+        var container = service.getSpec().getTaskTemplate() == null ? null
+                : service.getSpec().getTaskTemplate().getContainerSpec();
+        var test = container == null || container.getHealthCheck() == null ? null : container.getHealthCheck().getTest();
+        return test != null && !test.isEmpty() && !test.get(0).equals("NONE");
+    }
+
+    private static String state(JsonNode task) {
+        return task.path("Status").path("State").asText();
+    }
+
+    private static Instant timestamp(JsonNode task) {
+        String ts = task.path("Status").path("Timestamp").asText();
+        return ts.isEmpty() ? Instant.EPOCH : Instant.parse(ts);
+    }
+}

@@ -1,0 +1,31 @@
+package net.commoninternet.ccci.extensions.tiers;
+
+import java.util.List;
+import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.extensions.deployment.Deployment;
+import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.TierPlugin;
+
+/**
+ * CUSTOM: the recipe's own functional tests ({@code @Functional} methods of its customization)
+ * against the live app. It has no generic checks and no operation of its own; a recipe without
+ * functional tests has nothing here and the tier is reported skipped (unver).
+ */
+public final class CustomTier implements TierPlugin {
+
+    @Override
+    public Tier tier() {
+        return Tier.CUSTOM;
+    }
+
+    @Override
+    public List<Check> checks() {
+        return List.of();
+    }
+
+    @Override
+    public void operate(RunContext run) {
+        run.get(Deployment.class);
+    }
+}

@@ -1,0 +1,61 @@
+package net.commoninternet.ccci.extensions.workspace;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
+
+/**
+ * Names of a run's app, following the spec: the domain is unique per (recipe, pr, ref), and
+ * everything the run creates on the swarm is namespaced by it.
+ */
+public final class AppNaming {
+
+    static final String DOMAIN_SUFFIX = ".ci.commoninternet.net";
+
+    /**
+     * Run apps and only run apps. Warm and canonical apps ({@code warm-<recipe>...}) never
+     * match, so the janitor never probes or reaps them.
+     */
+    static final Pattern RUN_APP_RE = Pattern.compile("^[a-z0-9]{1,4}-[0-9a-f]{6}\\.ci\\.commoninternet\\.net$");
+
+    public static boolean isRunApp(String domain) {
+        return RUN_APP_RE.matcher(domain).matches();
+    }
+
+    /** Docker refuses object names longer than this (services, secrets, configs, networks). */
+    static final int MAX_SWARM_NAME = 64;
+
+    private AppNaming() {
+    }
+
+    /** {@code <recipe[:4]>-<sha1(recipe|pr|ref)[:6]>.ci.commoninternet.net} */
+    public static String domain(String recipe, int pr, String ref) {
+        String prefix = recipe.substring(0, Math.min(4, recipe.length())).replaceAll("-+$", "");
+        return prefix + "-" + sha1(recipe + "|" + pr + "|" + ref).substring(0, 6) + DOMAIN_SUFFIX;
+    }
+
+    /** The stack name abra derives from a domain: dots become underscores. */
+    public static String stackName(String domain) {
+        return domain.replace('.', '_');
+    }
+
+    /** A swarm object name of this stack, refused rather than silently truncated. */
+    public static String objectName(String stack, String suffix) {
+        String name = stack + "_" + suffix;
+        if (name.length() > MAX_SWARM_NAME) {
+            throw new IllegalArgumentException("swarm object name " + name + " is longer than " + MAX_SWARM_NAME
+                    + " characters: shorten the recipe's secret or config name.");
+        }
+        return name;
+    }
+
+    private static String sha1(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-1", e);
+        }
+    }
+}

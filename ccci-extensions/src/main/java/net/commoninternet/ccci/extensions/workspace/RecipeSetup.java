@@ -1,0 +1,149 @@
+package net.commoninternet.ccci.extensions.workspace;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import net.commoninternet.ccci.api.CiKeys;
+import net.commoninternet.ccci.api.RecipeCustomization;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The spec's "set env, add the {@code compose.ccci.yml} overlay, run {@code install_steps.sh}"
+ * step, between creating the app and deploying it. Everything goes through the app's env file,
+ * which both drivers deploy from: {@code EXTRA_ENV} values, and {@code COMPOSE_FILE} extended
+ * with the overlays.
+ *
+ * <p>Two kinds of CI code: the recipe's customization in this repository (reviewed: its overlay
+ * always applies) and files inside the recipe repository, which come with the pull request under
+ * test ({@code compose.ccci.yml}, {@code install_steps.sh}): those are used only for recipes on
+ * the approved list, and otherwise ignored with a log line and a note in the results.
+ */
+public final class RecipeSetup {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecipeSetup.class);
+
+    /** The recipe repository's own overlay (recipe code). */
+    static final String RECIPE_OVERLAY = "compose.ccci.yml";
+    /** The recipe repository's own install steps (recipe code). */
+    public static final String INSTALL_STEPS = "install_steps.sh";
+    /** Where the customization's overlay is written, inside the app's tree (untracked, survives checkouts). */
+    static final String CUSTOMIZATION_OVERLAY = ".ccci/compose.customization.yml";
+
+    private final boolean approved;
+    private final Optional<RecipeCustomization> customization;
+    private final ChildProcesses children;
+    /** What was used or ignored, for the results' customization manifest. */
+    private final Map<String, String> used = new LinkedHashMap<>();
+
+    public RecipeSetup(boolean approved, Optional<RecipeCustomization> customization, ChildProcesses children) {
+        this.approved = approved;
+        this.customization = customization;
+        this.children = children;
+    }
+
+    /** For the manifest: each overlay or recipe file and what became of it. */
+    public Map<String, String> used() {
+        return Map.copyOf(used);
+    }
+
+    /** Before the single deploy: EXTRA_ENV, the overlays, the approved recipe's install steps. */
+    public void beforeInstall(App app, CiKeys keys) throws IOException, InterruptedException {
+        setEnv(app, keys.extraEnv(), "EXTRA_ENV");
+        applyOverlays(app);
+        runInstallSteps(app);
+    }
+
+    /** Before the upgrade's redeploy of the new head: UPGRADE_EXTRA_ENV, and the overlays of the new tree. */
+    public void beforeUpgrade(App app, CiKeys keys) throws IOException {
+        setEnv(app, keys.upgradeExtraEnv(), "UPGRADE_EXTRA_ENV");
+        applyOverlays(app);
+    }
+
+    private static void setEnv(App app, Map<String, String> values, String key) throws IOException {
+        if (values.isEmpty()) {
+            return;
+        }
+        AppEnv env = AppEnv.read(app.envFile());
+        values.forEach(env::set);
+        env.write(app.envFile());
+        LOG.info("{}: set {} in the app's env", key, String.join(", ", new java.util.TreeSet<>(values.keySet())));
+    }
+
+    /**
+     * {@code COMPOSE_FILE} = the recipe's own list without its CI overlay, then the recipe's
+     * {@code compose.ccci.yml} if the recipe is approved, then the customization's overlay.
+     */
+    void applyOverlays(App app) throws IOException {
+        AppEnv env = AppEnv.read(app.envFile());
+        String before = env.values().getOrDefault("COMPOSE_FILE", "compose.yml");
+        // Compared normalized: "./compose.ccci.yml" in a recipe's COMPOSE_FILE is the same file.
+        List<String> files = new ArrayList<>(Arrays.stream(before.split(":")).map(String::strip).filter(f -> !f.isEmpty())
+                .filter(f -> !isCiOverlay(f)).toList());
+        if (Files.isRegularFile(app.recipeDir().resolve(RECIPE_OVERLAY))) {
+            if (approved) {
+                files.add(RECIPE_OVERLAY);
+                used.put(RECIPE_OVERLAY, "applied (recipe on the approved list)");
+            } else {
+                used.put(RECIPE_OVERLAY, "ignored: recipe code, and " + app.recipe() + " is not on the approved list");
+                LOG.warn("the recipe's own {} is ignored: {} is not on the approved list (ccci.approved-recipes)",
+                        RECIPE_OVERLAY, app.recipe());
+            }
+        }
+        Optional<String> overlay = customization.flatMap(RecipeCustomization::composeOverlay);
+        if (overlay.isPresent()) {
+            Path file = app.recipeDir().resolve(CUSTOMIZATION_OVERLAY);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, overlay.get(), StandardCharsets.UTF_8);
+            files.add(CUSTOMIZATION_OVERLAY);
+            used.put("compose overlay of " + customization.get().getClass().getSimpleName(), "applied");
+        }
+        String after = String.join(":", files);
+        if (!after.equals(before)) {
+            env.set("COMPOSE_FILE", after).write(app.envFile());
+            LOG.info("COMPOSE_FILE={}", after);
+        }
+    }
+
+    private static boolean isCiOverlay(String file) {
+        String normal = java.nio.file.Path.of(file).normalize().toString();
+        return normal.equals(RECIPE_OVERLAY) || normal.equals(CUSTOMIZATION_OVERLAY);
+    }
+
+    private void runInstallSteps(App app) throws IOException, InterruptedException {
+        Path steps = app.recipeDir().resolve(INSTALL_STEPS);
+        if (!Files.isRegularFile(steps)) {
+            return;
+        }
+        if (!approved) {
+            used.put(INSTALL_STEPS, "ignored: recipe code, and " + app.recipe() + " is not on the approved list");
+            LOG.warn("the recipe's own {} is ignored: {} is not on the approved list (ccci.approved-recipes)",
+                    INSTALL_STEPS, app.recipe());
+            return;
+        }
+        Map<String, String> env = new HashMap<>(app.deployEnv());
+        env.put("DOMAIN", app.domain());
+        env.put("CCCI_OP", "install");
+        env.put("CCCI_BASE_URL", "https://" + app.domain());
+        env.put("CCCI_ENV_FILE", app.envFile().toString());
+        LOG.info("running the recipe's {} (approved recipe)", INSTALL_STEPS);
+        ChildProcesses.Result result = children.run(List.of("sh", "-eu", INSTALL_STEPS), app.recipeDir(), env,
+                Duration.ofMinutes(10));
+        result.output().lines().forEach(line -> LOG.info("install_steps.sh: {}", line));
+        if (!result.ok()) {
+            throw new IOException(INSTALL_STEPS + " of " + app.recipe() + " exited " + result.exitCode()
+                    + ": fix the script (its output is above); the app was not deployed.");
+        }
+        used.put(INSTALL_STEPS, "ran (recipe on the approved list)");
+    }
+}

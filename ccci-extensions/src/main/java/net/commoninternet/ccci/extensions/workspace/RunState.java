@@ -1,0 +1,88 @@
+package net.commoninternet.ccci.extensions.workspace;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The run-scoped state files (spec section 3): the deploy count, op state, dependencies and
+ * dependency-skip report of ONE run, handed to tier children by exact path as
+ * {@code CCCI_DEPLOYS_FILE}, {@code CCCI_OPSTATE_FILE}, {@code CCCI_DEPS_FILE} and
+ * {@code CCCI_DEPSKIP_FILE}.
+ *
+ * <p>Invariant: no other run can reset or delete them. They are keyed by run id AND this
+ * process's pid, never by app domain: a second run of the same domain executes its whole
+ * preamble (this included) before it blocks at the app lock, so domain-keyed files would be
+ * reset under the live first run (the double-!testme regression, M2(c)). Two live processes
+ * never share a pid, so (run id, pid) is ours alone while we live, and resetting the files at
+ * start is safe even if a dead run with a recycled pid left some behind.
+ *
+ * <p>They live in the run's own folder ({@code <runs dir>/<run id>/}) rather than the spec's
+ * {@code /tmp}: that folder is outside the Drone workspace, not world-writable (no planted
+ * links), sandboxed with the runs dir in tests, and keeps a killed run's state next to its
+ * other leftovers for a post-mortem. A normal end removes them.
+ */
+public record RunState(Path deploys, Path opState, Path deps, Path depSkip) {
+
+    public static RunState create(Path runDir, String runId, long pid) throws IOException {
+        Files.createDirectories(runDir);
+        String key = runId + "-" + pid;
+        RunState state = new RunState(runDir.resolve("ccci-deploys-" + key), runDir.resolve("ccci-opstate-" + key),
+                runDir.resolve("ccci-deps-" + key), runDir.resolve("ccci-depskip-" + key));
+        state.writeDeploys(0);
+        for (Path empty : List.of(state.opState, state.deps, state.depSkip)) {
+            Files.write(empty, new byte[0]);
+        }
+        return state;
+    }
+
+    /** The exact paths, for every child process of the run. */
+    public Map<String, String> environment() {
+        return Map.of("CCCI_DEPLOYS_FILE", deploys.toString(), "CCCI_OPSTATE_FILE", opState.toString(),
+                "CCCI_DEPS_FILE", deps.toString(), "CCCI_DEPSKIP_FILE", depSkip.toString());
+    }
+
+    public int deployCount() throws IOException {
+        return Integer.parseInt(Files.readString(deploys, StandardCharsets.UTF_8).strip());
+    }
+
+    /** Counts one more deploy of the run's app; returns the new count. */
+    public int countDeploy() throws IOException {
+        int count = deployCount() + 1;
+        writeDeploys(count);
+        return count;
+    }
+
+    /** Appends an operation to the op-state file (one line each), for tier children and post-mortems. */
+    public void recordOperation(String operation) throws IOException {
+        Files.writeString(opState, operation + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    /** Appends a cold dependency's app domain to the deps file (one line each). */
+    public void recordDependency(String domain) throws IOException {
+        Files.writeString(deps, domain + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    /** Appends a line to the dependency-skip report: a dependency not used as configured, and why. */
+    public void recordDependencySkip(String line) throws IOException {
+        Files.writeString(depSkip, line + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    /** A normal end removes the files; a killed run's stay with its run folder. */
+    public void remove() throws IOException {
+        for (Path file : List.of(deploys, opState, deps, depSkip)) {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** Replaced by rename, so a tier child reading the count never sees a half-written number. */
+    private void writeDeploys(int count) throws IOException {
+        Path next = deploys.resolveSibling(deploys.getFileName() + ".next");
+        Files.writeString(next, count + "\n", StandardCharsets.UTF_8);
+        Files.move(next, deploys, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+}

@@ -1,0 +1,185 @@
+package net.commoninternet.ccci.extensions.secrets;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import net.commoninternet.ccci.api.CiKeys;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
+import net.commoninternet.ccci.extensions.workspace.TempApp;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The run's console filter against the real {@code System.out}/{@code System.err}: each test
+ * first puts capturing streams in their place (standing for the CI log), installs the filter on
+ * top, and reads what reached the capture and the run's {@code run.log}.
+ */
+class RedactedConsoleTest {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedactedConsoleTest.class);
+    private static final String SECRET = "Zq8vK2pLm9xW";
+    private static final String MASKED = SecretMasking.MASK;
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream originalOut;
+    private PrintStream originalErr;
+    private PrintStream capturedOut;
+    private PrintStream capturedErr;
+    private Path runLog;
+
+    @BeforeEach
+    void captureTheConsole() {
+        originalOut = System.out;
+        originalErr = System.err;
+        capturedOut = new PrintStream(out, true, UTF_8);
+        capturedErr = new PrintStream(err, true, UTF_8);
+        System.setOut(capturedOut);
+        System.setErr(capturedErr);
+        runLog = dir.resolve("run/run.log");
+    }
+
+    @AfterEach
+    void restoreTheConsole() {
+        System.setOut(originalOut);
+        System.setErr(originalErr);
+    }
+
+    private String console() {
+        return out.toString(UTF_8);
+    }
+
+    @Test
+    void aSecretPrintedLoggedOrSplitAcrossTwoWritesReachesNeitherTheConsoleNorRunLog() throws Exception {
+        try (RedactedConsole console = RedactedConsole.install(runLog)) {
+            console.addSecrets(List.of(SECRET));
+            System.out.println("println: " + SECRET);
+            LOG.info("logger: {}", SECRET);
+            byte[] first = ("split: " + SECRET.substring(0, 5)).getBytes(UTF_8);
+            byte[] second = (SECRET.substring(5) + " end\n").getBytes(UTF_8);
+            System.out.write(first, 0, first.length);
+            System.out.flush();
+            System.out.write(second, 0, second.length);
+            System.err.println("stderr: " + SECRET);
+        }
+
+        String log = Files.readString(runLog);
+        for (String text : List.of(console(), log)) {
+            assertThat(text).contains("println: " + MASKED, "logger: " + MASKED, "split: " + MASKED + " end")
+                    .doesNotContain(SECRET).doesNotContain(SECRET.substring(0, 5));
+        }
+        assertThat(err.toString(UTF_8)).contains("stderr: " + MASKED).doesNotContain(SECRET);
+        assertThat(log).contains("stderr: " + MASKED);
+    }
+
+    @Test
+    void closePutsTheOriginalStreamsBackAndLaterOutputIsNoLongerFiltered() throws Exception {
+        RedactedConsole console = RedactedConsole.install(runLog);
+        assertThat(System.out).isNotSameAs(capturedOut);
+        assertThat(System.err).isNotSameAs(capturedErr);
+        console.addSecrets(List.of(SECRET));
+
+        console.close();
+        System.out.println("after close: " + SECRET);
+
+        assertThat(System.out).isSameAs(capturedOut);
+        assertThat(System.err).isSameAs(capturedErr);
+        assertThat(console()).contains("after close: " + SECRET);
+        assertThat(runLog).content().doesNotContain("after close");
+    }
+
+    @Test
+    void aPartialLineWaitsForItsNewlineAndIsWrittenMaskedOnClose() throws Exception {
+        try (RedactedConsole console = RedactedConsole.install(runLog)) {
+            console.addSecrets(List.of(SECRET));
+            System.out.print("pending " + SECRET.substring(0, 4));
+            System.out.flush();
+            assertThat(console()).doesNotContain("pending");
+            System.out.print(SECRET.substring(4));
+        }
+
+        assertThat(console()).isEqualTo("pending " + MASKED);
+        assertThat(runLog).content().isEqualTo("pending " + MASKED);
+    }
+
+    @Test
+    void onlySecretsRegisteredFromNowOnAreMaskedAndValuesShorterThanFourAreLeftAlone() throws Exception {
+        try (RedactedConsole console = RedactedConsole.install(runLog)) {
+            System.out.println("before: " + SECRET);
+            console.addSecrets(List.of(SECRET, "abc"));
+            System.out.println("after: " + SECRET + " abc");
+        }
+
+        assertThat(console()).contains("before: " + SECRET, "after: " + MASKED + " abc");
+    }
+
+    @Test
+    void aSecretStraddlingTheLongLineBoundIsMaskedAndMultiByteCharactersSurvive() throws Exception {
+        String filler = "é".repeat(10) + "x".repeat(64 * 1024 - 20 - 5);
+        try (RedactedConsole console = RedactedConsole.install(runLog)) {
+            console.addSecrets(List.of(SECRET));
+            System.out.print(filler + SECRET + " ü end");
+            System.out.println();
+        }
+
+        String out = console();
+        assertThat(out).doesNotContain(SECRET).contains(MASKED + " ü end").startsWith("é".repeat(10) + "xxx");
+        assertThat(out.replace("\n", "")).hasSize(filler.length() + MASKED.length() + " ü end".length());
+        assertThat(runLog).content(UTF_8).doesNotContain(SECRET).contains(MASKED);
+    }
+
+    @Test
+    void utf8BoundariesAreFound() {
+        byte[] whole = "aé".getBytes(UTF_8);
+        assertThat(RedactedConsole.completeUtf8(whole)).isEqualTo(3);
+        assertThat(RedactedConsole.completeUtf8(java.util.Arrays.copyOf(whole, 2))).isEqualTo(1);
+        assertThat(RedactedConsole.completeUtf8("a€".getBytes(UTF_8))).isEqualTo(4);
+        assertThat(RedactedConsole.completeUtf8(java.util.Arrays.copyOf("a€".getBytes(UTF_8), 3))).isEqualTo(1);
+    }
+
+    @Test
+    void aSecretThatContainsAnotherIsMaskedWholeWhicheverWasRegisteredFirst() throws Exception {
+        Path logFile = dir.resolve("ccci.log");
+        try (RedactedConsole console = RedactedConsole.install()) {
+            console.teeTo(logFile);
+            console.addSecrets(List.of(SECRET));
+            console.addSecrets(List.of(SECRET + "-and-more"));
+            System.out.println("long: " + SECRET + "-and-more; short: " + SECRET);
+        }
+
+        assertThat(console()).contains("long: " + MASKED + "; short: " + MASKED).doesNotContain("-and-more");
+        assertThat(logFile).content(UTF_8).contains("long: " + MASKED + "; short: " + MASKED);
+    }
+
+    @Test
+    void aChildProcessPrintingTheSecretIsMaskedWhereTheCodeLogsItsOutput() throws Exception {
+        App app = TempApp.create(dir, "demo", Map.of("db_password", SECRET), "TYPE=demo", "DB_PASSWORD=" + SECRET);
+        Files.writeString(app.recipeDir().resolve(RecipeSetup.INSTALL_STEPS), "echo \"connecting with $DB_PASSWORD\"\n");
+        RecipeSetup setup = new RecipeSetup(true, Optional.empty(), new ChildProcesses(Map.of()));
+
+        try (RedactedConsole console = RedactedConsole.install(runLog)) {
+            console.addSecrets(app.secretValues().values());
+            setup.beforeInstall(app, CiKeys.defaults());
+        }
+
+        for (String text : List.of(console(), Files.readString(runLog))) {
+            assertThat(text).contains("install_steps.sh: connecting with " + MASKED).doesNotContain(SECRET);
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package net.commoninternet.ccci.extensions.workspace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import net.commoninternet.ccci.api.CiKeys;
+import net.commoninternet.ccci.api.RecipeCustomization;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The set-env, overlay and install-steps step on a real recipe tree and env file, with real child processes. */
+class RecipeSetupTest {
+
+    private static final String OVERLAY = "services:\n  app:\n    environment:\n      CI: \"1\"\n";
+    private static final String IGNORED = "ignored: recipe code, and demo is not on the approved list";
+
+    @TempDir
+    Path root;
+
+    private final ChildProcesses children = new ChildProcesses(Map.of());
+    private App app;
+
+    /** A customization with a compose overlay, as one in recipe-suites would be. */
+    public static final class Overlay implements RecipeCustomization {
+        @Override
+        public String recipe() {
+            return "demo";
+        }
+
+        @Override
+        public Optional<String> composeOverlay() {
+            return Optional.of(OVERLAY);
+        }
+    }
+
+    @BeforeEach
+    void recipeWithItsOwnCiFiles() throws IOException {
+        app = TempApp.create(root, "demo", Map.of(), "TYPE=demo", "COMPOSE_FILE=\"compose.yml:compose.smtp.yml\"");
+        Files.writeString(app.recipeDir().resolve(RecipeSetup.RECIPE_OVERLAY), "services: {}\n");
+        installSteps("echo \"steps ran for $DOMAIN\" > install-steps-ran",
+                "echo \"FROM_STEPS=$DOMAIN saw $GREETING\" >> \"$CCCI_ENV_FILE\"");
+    }
+
+    private void installSteps(String... lines) throws IOException {
+        Files.writeString(app.recipeDir().resolve(RecipeSetup.INSTALL_STEPS), String.join("\n", lines) + "\n");
+    }
+
+    private static CiKeys keys(Map<String, Object> raw) {
+        return CiKeys.parse("demo", raw, key -> "").keys().orElseThrow();
+    }
+
+    private Map<String, String> env() throws IOException {
+        return AppEnv.read(app.envFile()).values();
+    }
+
+    @Test
+    void forARecipeNotApprovedItsOwnOverlayAndInstallStepsAreIgnoredAndSaidSo() throws Exception {
+        RecipeSetup setup = new RecipeSetup(false, Optional.empty(), children);
+
+        setup.beforeInstall(app, keys(Map.of("EXTRA_ENV", Map.of("GREETING", "hi"))));
+
+        assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml:compose.smtp.yml").containsEntry("GREETING", "hi")
+                .doesNotContainKey("FROM_STEPS");
+        assertThat(app.recipeDir().resolve("install-steps-ran")).doesNotExist();
+        assertThat(setup.used()).containsOnly(
+                Map.entry(RecipeSetup.RECIPE_OVERLAY, IGNORED), Map.entry(RecipeSetup.INSTALL_STEPS, IGNORED));
+    }
+
+    @Test
+    void aRecipeCannotSlipItsOverlayPastTheApprovedListBySpellingItsPathAnotherWay() throws Exception {
+        AppEnv.read(app.envFile()).set("COMPOSE_FILE", "compose.yml:./compose.ccci.yml: .ccci/../compose.ccci.yml"
+                + ":./.ccci/compose.customization.yml").write(app.envFile());
+
+        new RecipeSetup(false, Optional.empty(), children).applyOverlays(app);
+
+        assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml");
+    }
+
+    @Test
+    void forAnApprovedRecipeBothAreUsedAndTheStepsSeeTheAppAndExtraEnvAndCanAddToTheEnvFile() throws Exception {
+        RecipeSetup setup = new RecipeSetup(true, Optional.empty(), children);
+
+        setup.beforeInstall(app, keys(Map.of("EXTRA_ENV", Map.of("GREETING", "hi"))));
+
+        assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml:compose.smtp.yml:compose.ccci.yml")
+                .containsEntry("FROM_STEPS", app.domain() + " saw hi");
+        assertThat(app.recipeDir().resolve("install-steps-ran")).content().isEqualTo("steps ran for " + app.domain() + "\n");
+        assertThat(setup.used()).containsOnly(
+                Map.entry(RecipeSetup.RECIPE_OVERLAY, "applied (recipe on the approved list)"),
+                Map.entry(RecipeSetup.INSTALL_STEPS, "ran (recipe on the approved list)"));
+    }
+
+    @Test
+    void installStepsRunWithErrexitAndAFailureIsOneIOExceptionNamingTheScript() throws Exception {
+        installSteps("echo before", "false", "touch after-false");
+        RecipeSetup setup = new RecipeSetup(true, Optional.empty(), children);
+
+        assertThatThrownBy(() -> setup.beforeInstall(app, CiKeys.defaults()))
+                .isExactlyInstanceOf(IOException.class).hasNoCause()
+                .hasMessage("install_steps.sh of demo exited 1: fix the script (its output is above); the app was not deployed.");
+        assertThat(app.recipeDir().resolve("after-false")).doesNotExist();
+        assertThat(setup.used()).doesNotContainKey(RecipeSetup.INSTALL_STEPS);
+    }
+
+    @Test
+    void installStepsRunWithNounsetSoAnUnsetVariableFailsThem() throws Exception {
+        installSteps("echo \"$CCCI_NOT_SET_ANYWHERE\"", "touch after-unset");
+        RecipeSetup setup = new RecipeSetup(true, Optional.empty(), children);
+
+        assertThatThrownBy(() -> setup.beforeInstall(app, CiKeys.defaults())).isExactlyInstanceOf(IOException.class)
+                .hasMessageStartingWith("install_steps.sh of demo exited ").hasMessageContaining("fix the script");
+        assertThat(app.recipeDir().resolve("after-unset")).doesNotExist();
+    }
+
+    @Test
+    void theCustomizationsOverlayIsWrittenIntoTheTreeAndAppendedForEveryRecipe() throws Exception {
+        RecipeSetup setup = new RecipeSetup(false, Optional.of(new Overlay()), children);
+
+        setup.applyOverlays(app);
+
+        assertThat(app.recipeDir().resolve(RecipeSetup.CUSTOMIZATION_OVERLAY)).content().isEqualTo(OVERLAY);
+        assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml:compose.smtp.yml:.ccci/compose.customization.yml");
+        assertThat(setup.used()).containsEntry("compose overlay of Overlay", "applied")
+                .containsEntry(RecipeSetup.RECIPE_OVERLAY, IGNORED);
+    }
+
+    @Test
+    void applyingTheOverlaysTwiceChangesNothingTheSecondTime() throws Exception {
+        RecipeSetup setup = new RecipeSetup(true, Optional.of(new Overlay()), children);
+
+        setup.applyOverlays(app);
+        String once = Files.readString(app.envFile());
+        setup.applyOverlays(app);
+
+        assertThat(app.envFile()).content().isEqualTo(once);
+        assertThat(env()).containsEntry("COMPOSE_FILE",
+                "compose.yml:compose.smtp.yml:compose.ccci.yml:.ccci/compose.customization.yml");
+        assertThat(once.lines().filter(l -> l.startsWith("COMPOSE_FILE="))).hasSize(1);
+    }
+
+    @Test
+    void beforeTheUpgradeTheNewTreesFilesDecideAndUpgradeExtraEnvIsSet() throws Exception {
+        RecipeSetup setup = new RecipeSetup(true, Optional.empty(), children);
+        setup.applyOverlays(app);
+        Files.delete(app.recipeDir().resolve(RecipeSetup.RECIPE_OVERLAY));
+
+        setup.beforeUpgrade(app, keys(Map.of("UPGRADE_EXTRA_ENV", Map.of("NEW_FLAG", "1"))));
+
+        assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml:compose.smtp.yml").containsEntry("NEW_FLAG", "1");
+        assertThat(app.recipeDir().resolve("install-steps-ran")).doesNotExist();
+    }
+}

@@ -1,0 +1,75 @@
+package net.commoninternet.ccci.extensions.driver.swarm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.swarm.DeployedIdentity;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
+import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import net.commoninternet.ccci.testing.MavenRun;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The upgrade path of the embedded driver on the real swarm: the bundled custom-html deployed at
+ * its older release, the same tree checked out at the newer one and deployed again in place;
+ * the deployed identity (version label, image) moves. The domain is outside RUN_APP_RE, so no
+ * janitor probes it.
+ */
+class UpgradeInPlaceTest {
+
+    private static final String DOMAIN = "upgrade-test.ccci.invalid";
+    private static final Path BUNDLED = MavenRun.ROOT.resolve("recipe-suites/recipes/custom-html");
+
+    @TempDir
+    Path runDir;
+
+    private DockerEngine docker;
+    private SwarmDriver driver;
+
+    @BeforeEach
+    void connect() throws Exception {
+        docker = DockerEngine.connect();
+        driver = new SwarmDriver(docker, new ChildProcesses(Map.of()), runDir.resolve("backup"),
+                runDir.resolve("canonical/servers"));
+        driver.remove(DOMAIN);
+    }
+
+    @AfterEach
+    void remove() throws Exception {
+        assertThat(driver.remove(DOMAIN)).isEmpty();
+        docker.close();
+    }
+
+    @Test
+    void aRedeployOfTheNewHeadInPlaceMovesTheDeployedVersionAndImage() throws Exception {
+        RunAbraDir abra = RunAbraDir.create(runDir, runDir.resolve("canonical"));
+        ChildProcesses children = new ChildProcesses(Map.of("ABRA_DIR", abra.root().toString()));
+        RecipeFetch.Fetched base = new RecipeFetch(children).fetch(BUNDLED, abra.recipe("custom-html"), "1.0.0+1.36.0");
+        App app = driver.newApp("custom-html", DOMAIN, base.dir(), abra);
+        SwarmConvergence convergence = new SwarmConvergence(docker);
+
+        driver.deploy(app);
+        assertThat(convergence.await(app.stack(), Duration.ofMinutes(2)).converged()).isTrue();
+        DeployedIdentity before = DeployedIdentity.read(docker.client(), app.stack());
+
+        children.run(java.util.List.of("git", "-C", base.dir().toString(), "checkout", "--quiet", "1.1.0+1.36.1"), null).orThrow();
+        driver.deploy(app);
+        SwarmConvergence.Report upgraded = convergence.await(app.stack(), Duration.ofMinutes(2));
+        DeployedIdentity after = DeployedIdentity.read(docker.client(), app.stack());
+
+        assertThat(before.version()).contains("1.0.0+1.36.0");
+        assertThat(before.images()).containsEntry("app", "ccci.local/busybox:1");
+        assertThat(upgraded.converged()).as(upgraded.describe()).isTrue();
+        assertThat(after.version()).contains("1.1.0+1.36.1");
+        assertThat(after.images()).containsEntry("app", "ccci.local/busybox:1.1");
+    }
+}

@@ -1,0 +1,128 @@
+package net.commoninternet.ccci.extensions.lifetime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import net.commoninternet.ccci.testing.Helper;
+import net.commoninternet.ccci.testing.Helpers;
+import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.Orphanage;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The Drone step wrapper, {@code scripts/drone-step}, run for real by bash around a stand-in
+ * build shaped like {@code mvn test}: on TERM its "maven" exits 143 at once while its "fork"
+ * child goes on tearing down until the test releases it. The wrapper must forward TERM to the
+ * build's whole process group, wait until every process of it has exited, and pass the build's
+ * exit status through unchanged.
+ */
+class DroneStepTest {
+
+    private static final Path DRONE_STEP = MavenRun.ROOT.resolve("scripts/drone-step");
+    private static final int SIGKILL = 9;
+    private static final int SIGTERM = 15;
+
+    /** "maven" and its "fork", as Surefire runs them: the fork outlives maven on TERM. */
+    private static final String FAKE_BUILD = """
+            #!/usr/bin/env bash
+            bash -c 'trap "echo fork: teardown begin; while [ ! -e \\"$0\\" ]; do sleep 0.05; done; \\
+                echo fork: teardown end; exit 0" TERM
+              echo "fork: ready pid=$$"
+              while :; do sleep 60 & wait $!; done' "$1" &
+            trap 'echo "maven: TERM, exiting 143"; exit 143' TERM
+            echo "maven: ready pid=$$"
+            while :; do sleep 60 & wait $!; done
+            """;
+
+    @TempDir
+    Path sandbox;
+
+    private Path fakeBuild;
+    private Path release;
+    @RegisterExtension
+    final Helpers helpers = new Helpers();
+
+    @BeforeEach
+    void writeFakeBuild() throws Exception {
+        fakeBuild = sandbox.resolve("fake-build");
+        Files.writeString(fakeBuild, FAKE_BUILD, StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(fakeBuild, PosixFilePermissions.fromString("rwxr-xr-x"));
+        release = sandbox.resolve("release-the-fork");
+    }
+
+    @ParameterizedTest(name = "build exits {0}")
+    @ValueSource(ints = {0, 1, 3})
+    void theBuildsExitStatusPassesThroughUnchanged(int status) throws Exception {
+        Helper step = helpers.start(List.of("bash", DRONE_STEP.toString(), "sh", "-c", "exit " + status));
+
+        assertThat(step.awaitExit()).as(step.describe()).isEqualTo(status);
+        assertThat(step.output()).isEmpty();
+    }
+
+    @Test
+    void aGreenBuildStaysGreenWhenTheWrapperStopsProcessesItLeftInTheGroup() throws Exception {
+        Helper step = helpers.start(List.of("bash", DRONE_STEP.toString(), "bash", "-c",
+                "sleep 600 & echo \"straggler $!\"; exit 0"));
+        long straggler = Long.parseLong(step.awaitLine("straggler ").split(" ")[1]);
+
+        assertThat(step.awaitExit()).as(step.describe()).isZero();
+        assertThat(step.output()).contains("the build exited 0; waiting for the rest of its process group",
+                "TERM: forwarding to the build's process group");
+        assertThat(Helper.Stat.of(straggler).filter(s -> s.state() != 'Z')).isEmpty();
+    }
+
+    @Test
+    void onTermTheWholeGroupIsStoppedAndWaitedForAndTheBuildsStatusIsKept() throws Exception {
+        Helper step = helpers.start(List.of("bash", DRONE_STEP.toString(), fakeBuild.toString(), release.toString()));
+        long maven = Long.parseLong(step.awaitLine("maven: ready pid=").split("=")[1]);
+        step.awaitLine("fork: ready");
+        assertThat(Helper.Stat.of(maven).orElseThrow().group()).as("the build leads its own group").isEqualTo(maven);
+
+        step.signal(SIGTERM);
+        step.awaitLine("maven: TERM, exiting 143");
+        step.awaitLine("fork: teardown begin");
+        step.awaitLine("drone-step: the build exited 143; waiting for the rest of its process group " + maven);
+        assertThat(step.isAlive()).isTrue();
+        step.signal(SIGTERM);
+        step.awaitLine("TERM again: already forwarded");
+        Files.createFile(release);
+
+        assertThat(step.awaitExit()).as(step.describe()).isEqualTo(143);
+        assertThat(Helper.Stat.groupAlive(maven)).isFalse();
+        assertThat(step.output()).containsSubsequence("forwarding to the build's process group " + maven,
+                "fork: teardown end");
+    }
+
+    @Test
+    void whenDroneKillsTheStepShellTheBuildIsCancelledAndWaitedFor() throws Exception {
+        Helper tree = helpers.start(Helper.java(Orphanage.class, "sh", "-c", "\"$0\" \"$@\"; echo the step shell went on",
+                "bash", DRONE_STEP.toString(), fakeBuild.toString(), release.toString()));
+        long stepShell = Long.parseLong(tree.awaitLine("orphanage: started ").split(" ")[2]);
+        long maven = Long.parseLong(tree.awaitLine("maven: ready pid=").split("=")[1]);
+        tree.awaitLine("fork: ready");
+        long wrapper = ProcessHandle.of(maven).flatMap(ProcessHandle::parent).orElseThrow().pid();
+        assertThat(Helper.Stat.of(wrapper).orElseThrow().parent()).isEqualTo(stepShell);
+
+        Helper.kill(stepShell, SIGKILL);
+
+        tree.awaitLine("maven: TERM, exiting 143");
+        tree.awaitLine("fork: teardown begin");
+        tree.awaitLine("drone-step: the build exited 143; waiting for the rest");
+        Files.createFile(release);
+        assertThat(tree.awaitLine(Orphanage.reaped(wrapper))).endsWith("exit 143");
+        tree.awaitLine("orphanage: done");
+        assertThat(tree.awaitExit()).isZero();
+        assertThat(tree.output()).doesNotContain("the step shell went on").containsSubsequence(
+                "forwarding to the build's process group " + maven, "fork: teardown end", Orphanage.reaped(wrapper));
+        assertThat(Helper.Stat.groupAlive(maven)).isFalse();
+    }
+}

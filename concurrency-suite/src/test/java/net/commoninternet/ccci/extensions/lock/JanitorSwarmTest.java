@@ -1,0 +1,130 @@
+package net.commoninternet.ccci.extensions.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.ContainerSpec;
+import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.MountType;
+import com.github.dockerjava.api.model.Network;
+import com.github.dockerjava.api.model.NetworkAttachmentConfig;
+import com.github.dockerjava.api.model.SecretSpec;
+import com.github.dockerjava.api.model.ServiceModeConfig;
+import com.github.dockerjava.api.model.ServiceReplicatedModeOptions;
+import com.github.dockerjava.api.model.ServiceSpec;
+import com.github.dockerjava.api.model.TaskSpec;
+import com.github.dockerjava.api.model.VolumeOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.HttpProbe;
+import net.commoninternet.ccci.extensions.swarm.StackLabels;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.testing.Helper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The janitor against the real local swarm: candidates discovered from stack-labelled objects
+ * and env files, a dead run's objects really removed, a live run's left alone. Only this
+ * test's own domains are swept, so nothing else on the engine is ever touched. The live run's
+ * lock is held in the host's lock directory: any other janitor on this host (a run started
+ * meanwhile) must see it as live too.
+ */
+class JanitorSwarmTest {
+
+    private static final String DEAD = "jant-d0d0d0.ci.commoninternet.net";
+    private static final String LIVE = "jant-11ee11.ci.commoninternet.net";
+    private static final String WARM = "warm-jant.ci.commoninternet.net";
+
+    @TempDir
+    Path sandbox;
+
+    private DockerEngine docker;
+    private StackTeardown teardown;
+
+    @BeforeEach
+    void connect() {
+        docker = DockerEngine.connect();
+        teardown = new StackTeardown(docker.client());
+    }
+
+    @AfterEach
+    void removeWhatThisTestCreated() throws Exception {
+        for (String domain : List.of(DEAD, LIVE, WARM)) {
+            teardown.teardown(AppNaming.stackName(domain));
+            Files.deleteIfExists(AppDomainLock.path(Path.of("/run/lock"), domain));
+        }
+        docker.close();
+    }
+
+    @Test
+    void discoversRunAppsByStackLabelAndEnvFileButNeverWarmOnes() throws Exception {
+        fakeStack(DEAD);
+        fakeStack(WARM);
+        Path servers = sandbox.resolve("servers");
+        Files.createDirectories(servers.resolve("default"));
+        Files.writeString(servers.resolve("default/" + LIVE + ".env"), "TYPE=x\n");
+        Files.writeString(servers.resolve("default/" + WARM + ".env"), "TYPE=x\n");
+
+        Set<String> candidates = JanitorCandidates.discover(servers, docker);
+
+        assertThat(candidates).contains(DEAD, LIVE).doesNotContain(WARM);
+    }
+
+    @Test
+    void reapsADeadRunsStackAndEnvFileAndLeavesALiveRunsAlone() throws Exception {
+        Path locks = Path.of("/run/lock");
+        Path servers = sandbox.resolve("servers");
+        Files.createDirectories(servers.resolve("default"));
+        for (String domain : List.of(DEAD, LIVE)) {
+            fakeStack(domain);
+            Files.writeString(servers.resolve("default/" + domain + ".env"), "TYPE=x\n");
+        }
+        try (Helper liveRun = Helper.jvm(LockHolder.class, locks.toString(), LIVE)) {
+            liveRun.awaitLine("held");
+            Set<String> mine = new TreeSet<>(JanitorCandidates.discover(servers, docker));
+            mine.retainAll(Set.of(DEAD, LIVE));
+            assertThat(mine).containsExactly(LIVE, DEAD);
+
+            Map<String, Janitor.Outcome> outcomes = new Janitor(locks, Duration.ofHours(2),
+                    domain -> teardown.teardownApp(domain, servers)).sweep(mine);
+
+            assertThat(outcomes).containsEntry(DEAD, Janitor.Outcome.REAPED).containsEntry(LIVE, Janitor.Outcome.LIVE);
+            assertThat(teardown.leftovers(AppNaming.stackName(DEAD))).isEmpty();
+            assertThat(servers.resolve("default/" + DEAD + ".env")).doesNotExist();
+            assertThat(teardown.leftovers(AppNaming.stackName(LIVE)))
+                    .contains("service " + AppNaming.stackName(LIVE) + "_app");
+            assertThat(servers.resolve("default/" + LIVE + ".env")).exists();
+        }
+    }
+
+    /** What a stack deploy leaves: a labelled service with a named volume, a network and a secret. */
+    private void fakeStack(String domain) {
+        DockerClient client = docker.client();
+        String stack = AppNaming.stackName(domain);
+        Map<String, String> labels = StackLabels.of(stack);
+        String network = client.createNetworkCmd().withName(stack + "_default").withDriver("overlay")
+                .withLabels(labels).exec().getId();
+        client.createSecretCmd(new SecretSpec().withName(stack + "_token_v1").withData("c2VjcmV0").withLabels(labels)).exec();
+        client.createServiceCmd(new ServiceSpec()
+                .withName(stack + "_app")
+                .withLabels(labels)
+                .withMode(new ServiceModeConfig().withReplicated(new ServiceReplicatedModeOptions().withReplicas(1)))
+                .withNetworks(List.of(new NetworkAttachmentConfig().withTarget(network)))
+                .withTaskTemplate(new TaskSpec().withContainerSpec(new ContainerSpec()
+                        .withImage(HttpProbe.PROBE_IMAGE)
+                        .withCommand(List.of("sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"))
+                        .withLabels(labels)
+                        .withMounts(List.of(new Mount().withType(MountType.VOLUME).withSource(stack + "_data")
+                                .withTarget("/data").withVolumeOptions(new VolumeOptions().withLabels(labels))))))).exec();
+    }
+}

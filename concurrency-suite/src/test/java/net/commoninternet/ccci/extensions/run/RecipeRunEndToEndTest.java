@@ -1,0 +1,356 @@
+package net.commoninternet.ccci.extensions.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import net.commoninternet.ccci.extensions.lock.AppDomainLock;
+import net.commoninternet.ccci.extensions.results.RunResults;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.testing.LockProbe;
+import net.commoninternet.ccci.testing.MavenRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The main job, for real: {@code mvn test -Drecipe=custom-html} deploys the bundled recipe on
+ * the local swarm, checks it serves over the proxy network, tears it down, and leaves Surefire
+ * XML with one testcase per check; bad recipe names fail at once and create nothing.
+ */
+class RecipeRunEndToEndTest {
+
+    private static final Pattern APP = Pattern.compile("app (\\S+\\.ci\\.commoninternet\\.net)");
+
+    @TempDir
+    Path sandbox;
+
+    /**
+     * Runs and abra dirs are sandboxed. A run that deploys uses the default app lock dir
+     * (/run/lock), so every process on the host, a janitor included, sees its app as live; runs
+     * that must fail before creating anything get a sandboxed one, to show it stays untouched.
+     */
+    private Map<String, String> env(boolean deploys) {
+        Map<String, String> env = new HashMap<>(Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString()));
+        if (!deploys) {
+            env.put("CCCI_APP_LOCK_DIR", sandbox.resolve("locks").toString());
+        }
+        return env;
+    }
+
+    @Test
+    void customHtmlDeploysServesAndLeavesNothingOnTheSwarm() throws Exception {
+        // A PR of its own: no other run on the host (another checkout's tests, say) shares its app.
+        runToTheEnd("custom-html", "e2e-ok", 3020, this::assertRunPassedAndLeftNothing);
+    }
+
+    /** What a test asserts of a finished run: its exit status, its output, its app's domain. */
+    @FunctionalInterface
+    private interface Finished {
+        void check(int exit, String output, String domain) throws Exception;
+    }
+
+    /**
+     * A real `mvn test -Drecipe=...` to its end, then the test's assertions, then the same final
+     * one for every run (nothing of the app left on the swarm), then whatever a failed run left
+     * is removed.
+     */
+    private void runToTheEnd(String recipe, String runId, int pr, Finished then) throws Exception {
+        MavenRun run = MavenRun.start(sandbox.resolve(runId + ".log"), env(true), "-Drecipe=" + recipe,
+                "-Dccci.run-id=" + runId, "-Dccci.pr=" + pr);
+        int exit = run.waitFor(Duration.ofMinutes(10));
+        String output = run.output();
+        Matcher app = APP.matcher(output);
+        assertThat(app.find()).as(output).isTrue();
+        try {
+            then.check(exit, output, app.group(1));
+            try (DockerEngine docker = DockerEngine.connect()) {
+                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(app.group(1)))).isEmpty();
+            }
+        } finally {
+            MavenRun.removeLeftovers(app.group(1));
+        }
+    }
+
+    /** The results a real run wrote follow the schema ccci-extensions publishes. */
+    private static void assertFollowsTheSchema(String results) throws Exception {
+        try (java.io.InputStream in = RunResults.class.getResourceAsStream("results.schema.json")) {
+            assertThat(com.networknt.schema.SchemaRegistry.withDefaultDialect(
+                            com.networknt.schema.SpecificationVersion.DRAFT_2020_12).getSchema(in)
+                    .validate(results, com.networknt.schema.InputFormat.JSON)).as(results).isEmpty();
+        }
+    }
+
+    private void assertRunPassedAndLeftNothing(int exit, String output, String domain) throws Exception {
+        assertThat(exit).as(output).isZero();
+        Path xml = MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml");
+        String report = Files.readString(xml, StandardCharsets.UTF_8);
+        assertThat(report).contains("name=\"custom-html &gt; install &gt; deployed-once\"",
+                "name=\"custom-html &gt; install &gt; converged\"",
+                "name=\"custom-html &gt; install &gt; serves-http\"",
+                "name=\"custom-html &gt; upgrade &gt; moved-to-head\"",
+                "name=\"custom-html &gt; backup &gt; snapshot-created\"",
+                "name=\"custom-html &gt; restore &gt; marker-restored\"",
+                "name=\"custom-html &gt; install &gt; theFirstPageNamesTheAppsDomain\"",
+                "name=\"custom-html &gt; custom &gt; aPageAddedToTheContentVolumeIsServed\"",
+                "name=\"custom-html &gt; lint &gt; healthchecks\"",
+                // the customization's keys, hooks, overlay and per-operation assertions
+                "name=\"custom-html &gt; install &gt; ready-probe\"",
+                "name=\"custom-html &gt; backup &gt; backup-verified\"",
+                "name=\"custom-html &gt; install &gt; theCiOverlayCarriesExtraEnvAndTheHooksValueIntoTheApp\"",
+                "name=\"custom-html &gt; upgrade &gt; theUpgradeRedeployedWithItsExtraEnv\"",
+                "name=\"custom-html &gt; restore &gt; thePageWrittenBeforeTheBackupIsServedAfterTheRestore\"");
+        // One verdict-neutral lint finding (no healthcheck) is the only skip.
+        assertThat(report).contains("tests=\"27\"", "skipped=\"1\"", "failures=\"0\"");
+        String results = Files.readString(sandbox.resolve("runs/e2e-ok/results.json"), StandardCharsets.UTF_8);
+        assertThat(results).contains("\"level\" : 4", "\"clean_teardown\" : true", "\"no_secret_leak\" : true",
+                "\"lint\" : \"fail\"", "\"class\" : \"net.commoninternet.ccci.recipes.CustomHtmlCi\"",
+                "\"CCCI_SMTP_PASSWORD\" : \"********\"", "\"pre_install: preInstall\"",
+                "\"compose overlay of CustomHtmlCi\" : \"applied\"");
+        assertThat(results).doesNotContain("not-a-real-password");
+        assertFollowsTheSchema(results);
+        assertThat(output).contains("READY_PROBE tcp:80:3: 3 TCP connect(s) in a row", "COMPOSE_FILE=compose.yml:.ccci/compose.customization.yml");
+        assertThat(sandbox.resolve("runs/e2e-ok/run.log")).content().contains("== RUN SUMMARY ==", "pre_install hook set CCCI_PRE_INSTALL");
+        // Each tier's service logs are in the run folder and attached to the tier in the Open Test
+        // Reporting XML; results.json is attached to the recipe.
+        for (String tier : java.util.List.of("install", "upgrade", "backup", "restore", "custom", "lint")) {
+            assertThat(sandbox.resolve("runs/e2e-ok/logs/" + tier + "/app.log")).isRegularFile();
+        }
+        String otr = Files.readString(MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/open-test-report.xml"),
+                StandardCharsets.UTF_8);
+        assertThat(otr).contains("path=\"ccci/custom-html/install/app.log\"", "path=\"ccci/custom-html/restore/app.log\"",
+                "results.json\"");
+        assertThat(output).contains("== RUN SUMMARY ==",
+                "level 4: install pass, upgrade pass, backup_restore pass, functional pass, lint fail");
+        assertThat(report).doesNotContain("<failure", "<error");
+        Path abraDir = sandbox.resolve("runs/e2e-ok/abra");
+        assertThat(abraDir.resolve("servers")).isSymbolicLink();
+        assertThat(abraDir.resolve("recipes/custom-html/compose.yml")).isRegularFile();
+        assertThat(abraDir.resolve("servers")).isSymbolicLink().satisfies(
+                link -> assertThat(Files.readSymbolicLink(link)).isEqualTo(sandbox.resolve("abra/servers")));
+        assertThat(sandbox.resolve("abra/servers/default/" + domain + ".env")).doesNotExist();
+        assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, domain))).isFalse();
+    }
+
+    @Test
+    void aRunKilledWithItsAppLiveIsReapedByTheNextRunBeforeItDeploys() throws Exception {
+        MavenRun killed = MavenRun.start(sandbox.resolve("killed.log"), env(true), "-Drecipe=custom-html",
+                "-Dccci.run-id=e2e-killed", "-Dccci.stages=install");
+        String converged = killed.awaitLine("converged", Duration.ofMinutes(5));
+        String stack = converged.replaceAll(".*stack (\\S+): converged.*", "$1");
+
+        killed.killGroup();
+
+        try (DockerEngine docker = DockerEngine.connect()) {
+            assertThat(new StackTeardown(docker.client()).leftovers(stack)).as("SIGKILL leaves the app behind").isNotEmpty();
+        }
+        MavenRun next = MavenRun.start(sandbox.resolve("next.log"), env(true), "-Drecipe=custom-html",
+                "-Dccci.run-id=e2e-next", "-Dccci.stages=install");
+        assertThat(next.waitFor(Duration.ofMinutes(10))).as(next.output()).isZero();
+
+        String domain = stack.replace('_', '.');
+        String log = next.output();
+        int reaping = log.indexOf("janitor: " + domain + " has no live owner (lock free): reaping");
+        int reaped = log.indexOf("janitor: " + domain + " reaped");
+        int deploying = log.indexOf("deploying " + stack);
+        assertThat(reaping).as(log).isNotNegative();
+        assertThat(reaped).as(log).isGreaterThan(reaping);
+        assertThat(deploying).as("the reap comes before this run's own deploy").isGreaterThan(reaped);
+        try (DockerEngine docker = DockerEngine.connect()) {
+            assertThat(new StackTeardown(docker.client()).leftovers(stack)).isEmpty();
+        }
+    }
+
+    @Test
+    void aTwoServiceRecipeWithASecretAHealthcheckAndStopFirstUpdatesReachesLevelThree() throws Exception {
+        runToTheEnd("notes-demo", "e2e-notes", 3022, (exit, output, domain) -> {
+            assertThat(exit).as(output).isZero();
+            assertThat(output).contains("1 secret(s) generated",
+                    "level 4: install pass, upgrade pass, backup_restore pass, functional pass");
+            String results = Files.readString(sandbox.resolve("runs/e2e-notes/results.json"), StandardCharsets.UTF_8);
+            assertThat(results).contains("\"level\" : 4", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
+            // The functional test printed the generated password: the console filter masked it
+            // everywhere it went (the CI log, run.log), and the test saw a real value (>= 16 chars).
+            assertThat(output).contains("db_password as the front sees it: ********");
+            // No warm custom-html is live, so its cold dependency (custom-html) was deployed first,
+            // counted, and removed after it.
+            assertThat(output).contains("dependency custom-html: its warm app warm-custom-html.ci.commoninternet.net is not"
+                    + " usable");
+            Matcher dep = Pattern.compile("== dependency custom-html of notes-demo: app (\\S+) ").matcher(output);
+            assertThat(dep.find()).as(output).isTrue();
+            assertThat(output).contains("deploy 2 of this run's app " + domain);
+            try (DockerEngine docker = DockerEngine.connect()) {
+                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(dep.group(1)))).isEmpty();
+            }
+            assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, dep.group(1)))).isFalse();
+            // The dependency's service logs are kept beside the app's, per tier.
+            assertThat(sandbox.resolve("runs/e2e-notes/logs/install/custom-html/app.log")).isRegularFile();
+            assertThat(sandbox.resolve("runs/e2e-notes/logs/install/db.log")).isRegularFile();
+            assertThat(sandbox.resolve("runs/e2e-notes/run.log")).content()
+                    .contains("db_password as the front sees it: ********");
+        });
+    }
+
+    /**
+     * A recipe that is not bundled, kept as a plain git repository elsewhere, with no
+     * customization: the generic tiers run. It ships its own CI code (install_steps.sh and
+     * compose.ccci.yml), which runs because the recipe is on the approved list; its app only
+     * starts if both did their part, so a passing install proves they ran.
+     */
+    @Test
+    void aRecipeDirectoryThatIsNotBundledRunsTheGenericTiersWithItsApprovedCiCode() throws Exception {
+        Path recipes = Files.createDirectories(sandbox.resolve("elsewhere"));
+        Path recipe = Files.createDirectories(recipes.resolve("plainsite"));
+        Files.writeString(recipe.resolve("compose.yml"), """
+                version: "3.8"
+                services:
+                  web:
+                    image: ccci.local/busybox:1
+                    command:
+                      - sh
+                      - -c
+                      - |
+                        [ "$${SITE_FLAVOUR}" = from-install-steps ] || { echo "SITE_FLAVOUR unset"; exit 1; }
+                        mkdir -p /srv/www && echo "<p>$${SITE_FLAVOUR}</p>" > /srv/www/index.html
+                        trap 'exit 0' TERM
+                        httpd -f -p 8000 -h /srv/www &
+                        wait
+                    networks:
+                      - proxy
+                    volumes:
+                      - site:/srv/www
+                    deploy:
+                      labels:
+                        - "traefik.enable=true"
+                        - "traefik.http.services.${STACK_NAME}.loadbalancer.server.port=8000"
+                        - "traefik.http.routers.${STACK_NAME}.rule=Host(`${DOMAIN}`)"
+                        - "coop-cloud.${STACK_NAME}.version=0.1.0+1.0"
+                        - "backupbot.backup=true"
+                        - "backupbot.backup.path=/srv/www"
+                volumes:
+                  site:
+                networks:
+                  proxy:
+                    external: true
+                """);
+        Files.writeString(recipe.resolve("compose.ccci.yml"), """
+                version: "3.8"
+                services:
+                  web:
+                    environment:
+                      - SITE_FLAVOUR
+                """);
+        Files.writeString(recipe.resolve(".env.sample"), "TYPE=plainsite\nDOMAIN=plainsite.example.com\n");
+        Files.writeString(recipe.resolve("install_steps.sh"), "echo \"SITE_FLAVOUR=from-install-steps\" >> \"$CCCI_ENV_FILE\"\n"
+                + "echo \"install steps ran for $DOMAIN\"\n");
+        for (java.util.List<String> git : java.util.List.of(java.util.List.of("git", "init", "-q"),
+                java.util.List.of("git", "add", "-A"),
+                java.util.List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "plainsite"))) {
+            assertThat(new ProcessBuilder(git).directory(recipe.toFile()).inheritIO().start().waitFor()).isZero();
+        }
+
+        MavenRun run = MavenRun.start(sandbox.resolve("plain.log"), env(true), "-Drecipe=plainsite",
+                "-Dccci.recipes=" + recipes, "-Dccci.approved-recipes=plainsite", "-Dccci.run-id=e2e-plain", "-Dccci.pr=3024");
+        int exit = run.waitFor(Duration.ofMinutes(10));
+        String output = run.output();
+        Matcher app = APP.matcher(output);
+        assertThat(app.find()).as(output).isTrue();
+        try {
+            assertThat(exit).as(output).isZero();
+            assertThat(output).contains("running the recipe's install_steps.sh (approved recipe)",
+                    "install steps ran for " + app.group(1),
+                    "level 3: install pass, upgrade skip, backup_restore pass, functional unver");
+            String results = Files.readString(sandbox.resolve("runs/e2e-plain/results.json"), StandardCharsets.UTF_8);
+            assertThat(results).contains("\"recipe_code_approved\" : true", "\"install_steps.sh\" : \"ran (recipe on the approved list)\"",
+                    "\"compose.ccci.yml\" : \"applied (recipe on the approved list)\"", "\"class\" : null",
+                    "\"clean_teardown\" : true");
+            assertFollowsTheSchema(results);
+            try (DockerEngine docker = DockerEngine.connect()) {
+                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(app.group(1)))).isEmpty();
+            }
+        } finally {
+            MavenRun.removeLeftovers(app.group(1));
+        }
+    }
+
+    /**
+     * custom-html is WARM_CANONICAL: with its warm app live, a run of notes-demo uses it instead
+     * of deploying custom-html cold (one deploy in all), reaches it, and leaves it untouched, as
+     * its own janitor and teardown must.
+     */
+    @Test
+    void aLiveWarmCanonicalAppServesAsTheDependencyAndIsNeverTouched() throws Exception {
+        String warm = "warm-custom-html.ci.commoninternet.net";
+        String warmStack = AppNaming.stackName(warm);
+        Path compose = MavenRun.ROOT.resolve("recipe-suites/recipes/custom-html/versions/1.1.0+1.36.1/compose.yml");
+        try (DockerEngine docker = DockerEngine.connect()) {
+            ProcessBuilder deploy = new ProcessBuilder("docker", "stack", "deploy", "--detach=true", "--resolve-image",
+                    "never", "-c", compose.toString(), warmStack).inheritIO();
+            deploy.environment().putAll(Map.of("DOMAIN", warm, "STACK_NAME", warmStack, "EXTRA_DOMAINS", "",
+                    "LETS_ENCRYPT_ENV", "staging"));
+            try {
+                assertThat(deploy.start().waitFor()).isZero();
+                assertThat(new SwarmConvergence(docker).await(warmStack, Duration.ofMinutes(2)).converged()).isTrue();
+
+                runToTheEnd("notes-demo", "e2e-warm", 3026, (exit, output, domain) -> {
+                    assertThat(exit).as(output).isZero();
+                    assertThat(output).contains("== dependency custom-html of notes-demo: the warm app " + warm
+                                    + " (WARM_CANONICAL), live and converged ==",
+                            "deploy 1 of this run's app " + domain,
+                            "level 4: install pass, upgrade pass, backup_restore pass, functional pass")
+                            .doesNotContain("deploy 2 of this run's app");
+                });
+
+                assertThat(new SwarmConvergence(docker).inspect(warmStack).converged())
+                        .as("the warm app is still there, untouched").isTrue();
+            } finally {
+                new StackTeardown(docker.client()).teardown(warmStack);
+            }
+        }
+    }
+
+    @Test
+    void theBrokenCanaryComesOutRedOnTheUpgradeRungAndStillLeavesNothing() throws Exception {
+        runToTheEnd("custom-html-broken", "e2e-canary", 3021, (exit, output, domain) -> {
+            assertThat(exit).as("a broken recipe must never pass").isNotZero();
+            String report = Files.readString(MavenRun.ROOT.resolve(
+                    "recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml"));
+            assertThat(report).contains("failures=\"1\"",
+                    "name=\"custom-html-broken &gt; upgrade &gt; moved-to-head\"");
+            assertThat(output).contains("level 1: install pass, upgrade fail");
+            String results = Files.readString(sandbox.resolve("runs/e2e-canary/results.json"), StandardCharsets.UTF_8);
+            assertThat(results).contains("\"level\" : 1", "\"upgrade\" : \"fail\"", "\"clean_teardown\" : true");
+        });
+    }
+
+    @Test
+    void unknownRecipeFailsAtOnceWithOneSentenceAndCreatesNothing() throws Exception {
+        assertFailsCleanly("does-not-exist", "recipe 'does-not-exist' not found");
+    }
+
+    @Test
+    void pathLikeRecipeNameFailsAtOnceWithOneSentenceAndCreatesNothing() throws Exception {
+        assertFailsCleanly("../../etc", "'../../etc' is not a recipe name");
+    }
+
+    private void assertFailsCleanly(String recipe, String sentence) throws Exception {
+        MavenRun run = MavenRun.start(sandbox.resolve("mvn.log"), env(false), "-Drecipe=" + recipe);
+
+        int exit = run.waitFor(Duration.ofMinutes(5));
+
+        assertThat(exit).isNotZero();
+        assertThat(run.output()).contains(sentence);
+        assertThat(sandbox.resolve("runs")).doesNotExist();
+        assertThat(sandbox.resolve("locks")).doesNotExist();
+    }
+}

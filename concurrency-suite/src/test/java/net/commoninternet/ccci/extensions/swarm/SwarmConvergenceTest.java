@@ -1,0 +1,277 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.ContainerSpec;
+import com.github.dockerjava.api.model.HealthCheck;
+import com.github.dockerjava.api.model.Service;
+import com.github.dockerjava.api.model.ServiceModeConfig;
+import com.github.dockerjava.api.model.ServiceReplicatedModeOptions;
+import com.github.dockerjava.api.model.ServiceRestartCondition;
+import com.github.dockerjava.api.model.ServiceRestartPolicy;
+import com.github.dockerjava.api.model.ServiceSpec;
+import com.github.dockerjava.api.model.ServiceUpdateState;
+import com.github.dockerjava.api.model.Task;
+import com.github.dockerjava.api.model.TaskSpec;
+import com.github.dockerjava.api.model.TaskState;
+import com.github.dockerjava.api.model.UpdateConfig;
+import com.github.dockerjava.api.model.UpdateFailureAction;
+import com.github.dockerjava.api.model.UpdateOrder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Spec section 8 on the real local swarm. The stack name is outside RUN_APP_RE, so no janitor
+ * ever probes it; every test removes it afterwards.
+ */
+class SwarmConvergenceTest {
+
+    private static final String STACK = "ccci-convergence-test";
+    private static final String SERVICE = STACK + "_app";
+    private static final Duration WAIT = Duration.ofSeconds(120);
+
+    private DockerEngine docker;
+    private DockerClient client;
+    private SwarmConvergence convergence;
+
+    @BeforeEach
+    void connect() {
+        docker = DockerEngine.connect();
+        client = docker.client();
+        convergence = new SwarmConvergence(docker);
+        new StackTeardown(client).teardown(STACK);
+    }
+
+    @AfterEach
+    void remove() throws Exception {
+        assertThat(new StackTeardown(client).teardown(STACK)).isEmpty();
+        docker.close();
+    }
+
+    private static final String TERMINATES_ON_TERM = "trap 'exit 0' TERM; sleep 600 & wait";
+
+    private ServiceSpec spec(int replicas, String script, String env) {
+        return new ServiceSpec().withName(SERVICE).withLabels(StackLabels.of(STACK))
+                .withMode(new ServiceModeConfig().withReplicated(new ServiceReplicatedModeOptions().withReplicas(replicas)))
+                .withTaskTemplate(new TaskSpec()
+                        .withRestartPolicy(new ServiceRestartPolicy().withCondition(ServiceRestartCondition.ON_FAILURE)
+                                .withDelay(0L))
+                        .withContainerSpec(new ContainerSpec().withImage(HttpProbe.PROBE_IMAGE).withLabels(StackLabels.of(STACK))
+                                .withCommand(List.of("sh", "-c", script)).withEnv(List.of("GEN=" + env))));
+    }
+
+    private static UpdateConfig update(UpdateOrder order, UpdateFailureAction onFailure, Duration monitor) {
+        return new UpdateConfig().withParallelism(1L).withDelay(Duration.ofSeconds(1).toNanos()).withOrder(order)
+                .withFailureAction(onFailure).withMonitor(monitor.toNanos());
+    }
+
+    private void updateTo(ServiceSpec next) {
+        Service current = client.inspectServiceCmd(SERVICE).exec();
+        client.updateServiceCmd(SERVICE, next).withVersion(current.getVersion().getIndex()).exec();
+    }
+
+    private ServiceUpdateState updateState() {
+        Service s = client.inspectServiceCmd(SERVICE).exec();
+        return s.getUpdateStatus() == null ? null : s.getUpdateStatus().getState();
+    }
+
+    /** What `docker service ls` shows as REPLICAS: running tasks of any spec version. */
+    private String cliReplicas() throws Exception {
+        Process ls = new ProcessBuilder("docker", "service", "ls", "--filter", "name=" + SERVICE, "--format", "{{.Replicas}}")
+                .start();
+        String out = new String(ls.getInputStream().readAllBytes()).strip();
+        ls.waitFor();
+        return out;
+    }
+
+    @Test
+    void aStopFirstRollingUpdateIsNeverConvergedWhileUpdatingThoughTheCliShowsFullReplicas() throws Exception {
+        client.createServiceCmd(spec(2, TERMINATES_ON_TERM, "1")
+                .withUpdateConfig(update(UpdateOrder.STOP_FIRST, UpdateFailureAction.PAUSE, Duration.ofSeconds(1)))).exec();
+        assertThat(convergence.await(STACK, WAIT).converged()).isTrue();
+
+        updateTo(spec(2, TERMINATES_ON_TERM, "2")
+                .withUpdateConfig(update(UpdateOrder.STOP_FIRST, UpdateFailureAction.PAUSE, Duration.ofSeconds(1))));
+
+        assertThat(convergence.inspect(STACK).converged())
+                .as("right after the update the old tasks run, UpdateStatus may still be null").isFalse();
+        boolean sawTheTrap = false;
+        List<String> observed = new ArrayList<>();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (updateState() != ServiceUpdateState.COMPLETED && System.nanoTime() < deadline) {
+            ServiceUpdateState before = updateState();
+            String replicas = cliReplicas();
+            boolean converged = convergence.inspect(STACK).converged();
+            ServiceUpdateState after = updateState();
+            observed.add(before + "/" + replicas + "/" + converged);
+            if (before == ServiceUpdateState.UPDATING && after == ServiceUpdateState.UPDATING) {
+                assertThat(converged).as("converged while updating; observed %s", observed).isFalse();
+                sawTheTrap |= replicas.equals("2/2");
+            }
+        }
+        assertThat(sawTheTrap).as("the CLI showed 2/2 during the update at least once: %s", observed).isTrue();
+        assertThat(convergence.await(STACK, WAIT).converged()).isTrue();
+    }
+
+    @Test
+    void tasksOfTheOldSpecAreNotCountedOnceTheSpecChanged() throws Exception {
+        UpdateConfig startFirst = update(UpdateOrder.START_FIRST, UpdateFailureAction.PAUSE, Duration.ofSeconds(1));
+        client.createServiceCmd(spec(1, TERMINATES_ON_TERM, "1").withUpdateConfig(startFirst)).exec();
+        assertThat(awaitConverged()).isTrue();
+        String id = client.inspectServiceCmd(SERVICE).exec().getId();
+
+        // The new spec can never be placed: its task stays pending while the old one keeps running.
+        ServiceSpec unplaceable = spec(1, TERMINATES_ON_TERM, "2").withUpdateConfig(startFirst);
+        unplaceable.getTaskTemplate().withPlacement(new com.github.dockerjava.api.model.ServicePlacement()
+                .withConstraints(List.of("node.labels.ccci-never==true")));
+        updateTo(unplaceable);
+
+        List<Task> all = client.listTasksCmd().withServiceFilter(SERVICE).exec();
+        assertThat(all).as("the old task still runs").anyMatch(t -> t.getStatus().getState() == TaskState.RUNNING);
+        assertThat(convergence.currentSpecTasks(id)).as("no task of the current spec runs")
+                .noneMatch(t -> t.path("Status").path("State").asText().equals("running"));
+        assertThat(convergence.inspect(STACK).converged()).isFalse();
+    }
+
+    @Test
+    void aFailingUpdateThatPausesIsReportedAsFailedPromptlyNotWaitedOn() throws Exception {
+        UpdateConfig pauseOnFailure = update(UpdateOrder.STOP_FIRST, UpdateFailureAction.PAUSE, Duration.ofSeconds(2));
+        client.createServiceCmd(spec(1, TERMINATES_ON_TERM, "1").withUpdateConfig(pauseOnFailure)).exec();
+        assertThat(convergence.inspect(STACK).converged()).isFalse();
+        assertThat(awaitConverged()).isTrue();
+
+        updateTo(spec(1, "exit 3", "2").withUpdateConfig(pauseOnFailure));
+        long start = System.nanoTime();
+        SwarmConvergence.Report report = convergence.await(STACK, Duration.ofSeconds(600));
+
+        assertThat(report.converged()).isFalse();
+        assertThat(report.failed()).isTrue();
+        assertThat(report.describe()).contains(SERVICE, "update paused");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("reported promptly, not at the 600 s timeout")
+                .isLessThan(Duration.ofSeconds(90));
+    }
+
+    @Test
+    void aRollbackBlocksWhileStartedAndSettlesWhenCompleted() throws Exception {
+        UpdateConfig rollbackOnFailure = update(UpdateOrder.STOP_FIRST, UpdateFailureAction.ROLLBACK, Duration.ofSeconds(2));
+        client.createServiceCmd(spec(1, TERMINATES_ON_TERM, "1").withUpdateConfig(rollbackOnFailure)).exec();
+        assertThat(awaitConverged()).isTrue();
+
+        updateTo(spec(1, "exit 3", "2").withUpdateConfig(rollbackOnFailure));
+        List<String> observed = new ArrayList<>();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (updateState() != ServiceUpdateState.ROLLBACK_COMPLETED && System.nanoTime() < deadline) {
+            ServiceUpdateState before = updateState();
+            boolean converged = convergence.inspect(STACK).converged();
+            ServiceUpdateState after = updateState();
+            observed.add(before + "/" + converged);
+            if (before == ServiceUpdateState.ROLLBACK_STARTED && after == ServiceUpdateState.ROLLBACK_STARTED) {
+                assertThat(converged).as("converged during rollback_started: %s", observed).isFalse();
+            }
+        }
+        assertThat(observed).as("the rollback was observed").anyMatch(o -> o.startsWith("ROLLBACK_STARTED"));
+        SwarmConvergence.Report settled = convergence.await(STACK, WAIT);
+        assertThat(updateState()).isEqualTo(ServiceUpdateState.ROLLBACK_COMPLETED);
+        assertThat(settled.converged()).as(settled.describe()).isTrue();
+    }
+
+    @Test
+    void aCrashLoopingTaskNeverConvergesAndTheTimeoutNamesItAndItsError() throws Exception {
+        client.createServiceCmd(spec(1, "exit 3", "1")).exec();
+
+        SwarmConvergence.Report report = convergence.await(STACK, Duration.ofSeconds(20));
+
+        assertThat(report.converged()).isFalse();
+        assertThat(report.describe()).contains("not converged within 20 s", SERVICE, "exit");
+    }
+
+    @Test
+    void aServiceWithAHealthcheckConvergesOnlyOnceHealthy() throws Exception {
+        client.createServiceCmd(spec(1, "trap 'exit 0' TERM; sleep 600 & wait", "1").withTaskTemplate(
+                spec(1, "trap 'exit 0' TERM; sleep 600 & wait", "1").getTaskTemplate().withContainerSpec(
+                        new ContainerSpec().withImage(HttpProbe.PROBE_IMAGE).withLabels(StackLabels.of(STACK))
+                                .withCommand(List.of("sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"))
+                                .withHealthCheck(new HealthCheck().withTest(List.of("CMD", "test", "-f", "/tmp/healthy"))
+                                        .withInterval(Duration.ofMillis(500).toNanos()).withRetries(1000))))).exec();
+        String container = awaitContainer();
+        SwarmConvergence.Report whileStarting = convergence.await(STACK, Duration.ofSeconds(3));
+        assertThat(whileStarting.converged()).as("converged before the healthcheck passed").isFalse();
+        assertThat(health(container)).isEqualTo("starting");
+
+        exec(container, "touch", "/tmp/healthy");
+
+        assertThat(awaitConverged()).isTrue();
+        assertThat(health(container)).isEqualTo("healthy");
+    }
+
+    @Test
+    void aTaskThatCrashesAfterTheStabilityWindowIsCaughtByTheNextInspectionOnceItHasFailed() throws Exception {
+        client.createServiceCmd(spec(1, "sleep 2; exit 3", "1")).exec();
+        awaitConverged(); // may pass: a process that crashes after the window looks healthy until then
+        String firstTask = client.listTasksCmd().withServiceFilter(SERVICE).exec().get(0).getId();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (client.listTasksCmd().withServiceFilter(SERVICE).exec().size() < 2 && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        assertThat(firstTask).isNotNull();
+
+        SwarmConvergence.Report afterTheCrash = convergence.inspect(STACK);
+
+        assertThat(afterTheCrash.converged()).as("a restarted task must prove itself for the monitor window").isFalse();
+        assertThat(afterTheCrash.describe()).contains(SERVICE, "exit");
+    }
+
+    @Test
+    void teardownAfterAHalfFailedDeployLeavesNothingAndASecondTeardownIsANoOp() throws Exception {
+        client.createServiceCmd(spec(1, TERMINATES_ON_TERM, "1")).exec();
+        client.createServiceCmd(spec(1, "exit 1", "1").withName(STACK + "_broken")
+                .withTaskTemplate(spec(1, "exit 1", "1").getTaskTemplate().withContainerSpec(
+                        new ContainerSpec().withImage("ccci.local/does-not-exist:1").withLabels(StackLabels.of(STACK))))).exec();
+        client.createSecretCmd(new com.github.dockerjava.api.model.SecretSpec().withName(STACK + "_pw_v1")
+                .withData("cHc=").withLabels(StackLabels.of(STACK))).exec();
+        client.createNetworkCmd().withName(STACK + "_default").withDriver("overlay").withLabels(StackLabels.of(STACK)).exec();
+        assertThat(convergence.await(STACK, Duration.ofSeconds(5)).converged()).isFalse();
+        StackTeardown teardown = new StackTeardown(client);
+
+        assertThat(teardown.teardown(STACK)).isEmpty();
+        assertThat(teardown.leftovers(STACK)).isEmpty();
+        assertThat(teardown.teardown(STACK)).isEmpty();
+    }
+
+    private boolean awaitConverged() {
+        try {
+            return convergence.await(STACK, WAIT).converged();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private String awaitContainer() throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            var containers = client.listContainersCmd()
+                    .withLabelFilter(java.util.Map.of("com.docker.swarm.service.name", SERVICE)).exec();
+            if (!containers.isEmpty()) {
+                return containers.get(0).getId();
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        throw new AssertionError("no container of " + SERVICE + " started");
+    }
+
+    private String health(String container) {
+        return client.inspectContainerCmd(container).exec().getState().getHealth().getStatus();
+    }
+
+    private void exec(String container, String... command) throws InterruptedException {
+        String exec = client.execCreateCmd(container).withCmd(command).exec().getId();
+        client.execStartCmd(exec).exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<>()).awaitCompletion();
+    }
+}

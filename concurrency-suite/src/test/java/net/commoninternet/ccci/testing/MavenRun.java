@@ -1,0 +1,145 @@
+package net.commoninternet.ccci.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.commoninternet.ccci.extensions.lock.AppDomainLock;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+
+/**
+ * A real {@code mvn test} of the recipe-suites module, started as a child process from the
+ * repository root, exactly as a user or Drone runs it. Its output goes to a file so a test can
+ * read it while the run is still going.
+ */
+public final class MavenRun {
+
+    public static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+
+    private static final Pattern STARTED = Pattern.compile(
+            "== ccci run (\\S+) \\(pid (\\d+)\\): .* app (\\S+), ABRA_DIR (\\S+) ==");
+
+    /** What a run says when it starts: {@code == ccci run <id> (pid <n>): ..., app <domain>, ABRA_DIR <dir> ==}. */
+    public record Started(String runId, long pid, String domain, Path abraDir) {
+        public static Started parse(String line) {
+            Matcher m = STARTED.matcher(line);
+            if (!m.find()) {
+                throw new AssertionError("not a run start line: " + line);
+            }
+            return new Started(m.group(1), Long.parseLong(m.group(2)), m.group(3), Path.of(m.group(4)));
+        }
+
+        public String stack() {
+            return AppNaming.stackName(domain);
+        }
+    }
+
+    public final Process process;
+    final Path log;
+
+    private MavenRun(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    /**
+     * Starts mvn in a session of its own (setsid), so its whole process group (Maven and the
+     * Surefire fork) can be signalled at once, as Drone's wrapper does.
+     */
+    public static MavenRun start(Path log, Map<String, String> env, String... properties) throws IOException {
+        List<String> command = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am"));
+        command.addAll(List.of(properties));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        return new MavenRun(builder.start(), log);
+    }
+
+    /** The default app lock directory: runs that deploy use it, so every process on the host agrees on which apps are live. */
+    public static final Path LOCK_DIR = Path.of("/run/lock");
+
+    /**
+     * Leaves nothing of a test's run behind, whatever happened: the stack (if a failed run left
+     * one) and the lockfile. Only when no live run holds the domain's lock, so another run of the
+     * same domain is never touched.
+     */
+    public static void removeLeftovers(String domain) throws Exception {
+        LockProbe.reapIfUnheld(AppDomainLock.path(LOCK_DIR, domain), () -> {
+            try (DockerEngine docker = DockerEngine.connect()) {
+                StackTeardown teardown = new StackTeardown(docker.client());
+                if (!teardown.leftovers(AppNaming.stackName(domain)).isEmpty()) {
+                    teardown.teardown(AppNaming.stackName(domain));
+                }
+            }
+        });
+    }
+
+    public int waitFor(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            kill();
+            throw new AssertionError("mvn did not finish within " + timeout + "; output in " + log);
+        }
+        return process.exitValue();
+    }
+
+    /** Kills a run still going (its descendants first), for a test's finally; never throws. */
+    public void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        process.onExit().join();
+    }
+
+    /** SIGKILL to the whole process group, then waits until every process of it is gone. */
+    public void killGroup() throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-KILL", "--", "-" + process.pid()).start().waitFor();
+        process.waitFor();
+        while (new ProcessBuilder("kill", "-0", "--", "-" + process.pid()).start().waitFor() == 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+
+    public String output() throws IOException {
+        return Files.readString(log, StandardCharsets.UTF_8);
+    }
+
+    /** The first line of the run's output containing {@code fragment}, waiting while the run may still print it. */
+    public String awaitLine(String fragment, Duration timeout) throws IOException {
+        return awaitLine(log, fragment, timeout, process::isAlive);
+    }
+
+    /**
+     * The first line of {@code file} containing {@code fragment}, waiting for it as long as
+     * {@code writing} holds and {@code timeout} allows (the file is re-read: it is observed, not
+     * timed).
+     */
+    public static String awaitLine(Path file, String fragment, Duration timeout, BooleanSupplier writing) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            boolean stillWriting = writing.getAsBoolean();
+            if (Files.exists(file)) {
+                Optional<String> line = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                        .filter(l -> l.contains(fragment)).findFirst();
+                if (line.isPresent()) {
+                    return line.get();
+                }
+            }
+            if (!stillWriting || System.nanoTime() > deadline) {
+                throw new AssertionError((stillWriting ? "no" : "writer gone and no") + " line with '" + fragment
+                        + "' in " + file + (Files.exists(file) ? ":\n" + Files.readString(file, StandardCharsets.UTF_8) : ""));
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+    }
+}
