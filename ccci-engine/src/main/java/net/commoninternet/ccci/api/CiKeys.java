@@ -1,17 +1,18 @@
 package net.commoninternet.ccci.api;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * A recipe's declarative CI keys, validated: every key is one of {@link #KNOWN} with a value of
  * the right shape. Defaults: {@code HEALTH_PATH} "/", {@code HEALTH_OK} 200, 301, 302,
  * {@code DEPLOY_TIMEOUT} 600 s, {@code HTTP_TIMEOUT} 300 s.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public final class CiKeys {
 
     /** The keys recipe maintainers already use in production. */
@@ -30,58 +31,12 @@ public final class CiKeys {
     }
 
     /**
-     * Validates {@code raw}; returns the keys, or the problems, each one sentence naming the fix.
-     * {@code suggest} turns an unknown key into a " Did you mean ...?" (or "").
+     * Keys already validated by the engine at discovery (every key known, every value of its
+     * shape): not for recipe code, which declares its keys in {@link RecipeCustomization#keys()}.
      */
-    public static Result parse(String recipe, Map<String, Object> raw, java.util.function.UnaryOperator<String> suggest) {
-        List<String> problems = new ArrayList<>();
-        for (Map.Entry<String, Object> e : raw.entrySet()) {
-            String key = e.getKey();
-            Object value = e.getValue();
-            if (!KNOWN.contains(key)) {
-                problems.add("unknown CI key '" + key + "' in the customization of " + recipe + ": valid keys are "
-                        + String.join(", ", new java.util.TreeSet<>(KNOWN)) + "." + suggest.apply(key));
-                continue;
-            }
-            String shape = switch (key) {
-                case "HEALTH_PATH", "UPGRADE_BASE_VERSION", "SCREENSHOT" ->
-                        value instanceof String ? null : "a string";
-                case "WARM_CANONICAL" -> value instanceof Boolean
-                        || value instanceof String s && WARM_DOMAIN.matcher(s).matches()
-                        ? null : "true, false, or the domain of the recipe's warm app (warm-<name>.ci.commoninternet.net)";
-                case "READY_PROBE" -> value instanceof String s
-                        && Probe.parse(s).filter(p -> p.kind() != Probe.Kind.EXEC).isPresent()
-                        ? null : "an HTTP or TCP probe: http:<path> (answers a HEALTH_OK status) or tcp:<port>[:<N>]"
-                                + " (N stable connects in a row, default 3)";
-                case "BACKUP_VERIFY" -> value instanceof String s && Probe.parse(s).isPresent()
-                        ? null : "a probe: http:<path>, tcp:<port>[:<N>] or exec:<service>:<shell command> (exit 0)";
-                case "HEALTH_OK" -> value instanceof List<?> list && list.stream().allMatch(Integer.class::isInstance)
-                        ? null : "a list of HTTP status numbers";
-                case "DEPLOY_TIMEOUT", "HTTP_TIMEOUT" -> value instanceof Integer i && i > 0 ? null : "a positive number of seconds";
-                case "BACKUP_CAPABLE" -> value instanceof Boolean ? null : "true or false";
-                case "EXPECTED_NA" -> value instanceof Map<?, ?> map && map.keySet().stream()
-                        .allMatch(k -> k instanceof String s && Tier.fromId(s).isPresent())
-                        && map.values().stream().allMatch(String.class::isInstance)
-                        ? null : "a map from tier (install, upgrade, backup, restore, custom, lint) to a reason";
-                case "EXTRA_ENV", "UPGRADE_EXTRA_ENV" -> value instanceof Map<?, ?> map
-                        && map.values().stream().allMatch(String.class::isInstance) ? null : "a map of env names to strings";
-                case "DEPS" -> value instanceof List<?> list && list.stream().allMatch(String.class::isInstance)
-                        ? null : "a list of recipe names";
-                default -> null;
-            };
-            if (shape != null) {
-                problems.add("CI key " + key + " of " + recipe + " must be " + shape + ", not " + value + ".");
-            } else if (key.equals("DEPS") && new java.util.HashSet<>((List<?>) value).size() != ((List<?>) value).size()) {
-                problems.add("CI key DEPS of " + recipe + " names a dependency twice: " + value + "; list each recipe once.");
-            } else if (key.equals("DEPS") && ((List<?>) value).contains(recipe)) {
-                problems.add("CI key DEPS of " + recipe + " names the recipe itself: list the recipes its app needs.");
-            }
-        }
-        return problems.isEmpty() ? new Result(Optional.of(new CiKeys(raw)), List.of()) : new Result(Optional.empty(), problems);
-    }
-
-    /** Validated keys, or the problems found. */
-    public record Result(Optional<CiKeys> keys, List<String> problems) {
+    @API(status = API.Status.INTERNAL)
+    public static CiKeys validated(Map<String, Object> values) {
+        return new CiKeys(values);
     }
 
     public String healthPath() {
@@ -114,9 +69,6 @@ public final class CiKeys {
     /** Keys accepted and recorded, but not acted on by this ccci (a run warns about each one it sees). */
     public static final Set<String> NOT_ACTED_ON = Set.of("SCREENSHOT");
 
-    /** Warm apps are long-lived and never a run's: their domains start with {@code warm-}. */
-    private static final java.util.regex.Pattern WARM_DOMAIN =
-            java.util.regex.Pattern.compile("warm-[a-z0-9-]{1,50}\\.ci\\.commoninternet\\.net");
 
     /**
      * {@code WARM_CANONICAL}, read for this recipe as somebody's dependency: the domain of its
@@ -172,44 +124,77 @@ public final class CiKeys {
         return (List<String>) values.getOrDefault("DEPS", List.of());
     }
 
+    private static final java.util.regex.Pattern PROBE_HTTP = java.util.regex.Pattern.compile("http:(/\\S*)");
+    private static final java.util.regex.Pattern PROBE_TCP =
+            java.util.regex.Pattern.compile("tcp:(\\d{1,5})(?::(\\d{1,3}))?");
+    private static final java.util.regex.Pattern PROBE_EXEC =
+            java.util.regex.Pattern.compile("exec:([A-Za-z0-9_.-]+):(.+)", java.util.regex.Pattern.DOTALL);
+
     /**
      * A probe of the live app, as {@code READY_PROBE} and {@code BACKUP_VERIFY} write it:
      * {@code http:<path>}, {@code tcp:<port>[:<stable connects>]} or {@code exec:<service>:<command>}.
      */
-    public record Probe(Kind kind, String path, int port, int stableConnects, String service, String command) {
+    public sealed interface Probe permits Probe.Http, Probe.Tcp, Probe.Exec {
 
-        public enum Kind { HTTP, TCP, EXEC }
+        enum Kind { HTTP, TCP, EXEC }
 
-        private static final java.util.regex.Pattern HTTP = java.util.regex.Pattern.compile("http:(/\\S*)");
-        private static final java.util.regex.Pattern TCP = java.util.regex.Pattern.compile("tcp:(\\d{1,5})(?::(\\d{1,3}))?");
-        private static final java.util.regex.Pattern EXEC = java.util.regex.Pattern.compile("exec:([A-Za-z0-9_.-]+):(.+)", java.util.regex.Pattern.DOTALL);
+        Kind kind();
 
-        public static Optional<Probe> parse(String text) {
-            java.util.regex.Matcher m = HTTP.matcher(text.strip());
-            if (m.matches()) {
-                return Optional.of(new Probe(Kind.HTTP, m.group(1), 0, 0, null, null));
+        /** A GET of {@code path} that must answer a {@code HEALTH_OK} status. */
+        record Http(String path) implements Probe {
+            @Override
+            public Kind kind() {
+                return Kind.HTTP;
             }
-            m = TCP.matcher(text.strip());
+
+            @Override
+            public String toString() {
+                return "http:" + path;
+            }
+        }
+
+        /** {@code stableConnects} TCP connects in a row to the routed service on {@code port}. */
+        record Tcp(int port, int stableConnects) implements Probe {
+            @Override
+            public Kind kind() {
+                return Kind.TCP;
+            }
+
+            @Override
+            public String toString() {
+                return "tcp:" + port + ":" + stableConnects;
+            }
+        }
+
+        /** {@code sh -c command} in a running container of {@code service}, which must exit 0. */
+        record Exec(String service, String command) implements Probe {
+            @Override
+            public Kind kind() {
+                return Kind.EXEC;
+            }
+
+            @Override
+            public String toString() {
+                return "exec:" + service + ":" + command;
+            }
+        }
+
+        static Optional<Probe> parse(String text) {
+            java.util.regex.Matcher m = PROBE_HTTP.matcher(text.strip());
+            if (m.matches()) {
+                return Optional.of(new Http(m.group(1)));
+            }
+            m = PROBE_TCP.matcher(text.strip());
             if (m.matches()) {
                 int port = Integer.parseInt(m.group(1));
                 int stable = m.group(2) == null ? 3 : Integer.parseInt(m.group(2));
-                return port >= 1 && port <= 65535 && stable >= 1
-                        ? Optional.of(new Probe(Kind.TCP, null, port, stable, null, null)) : Optional.empty();
+                return port >= 1 && port <= 65535 && stable >= 1 ? Optional.of(new Tcp(port, stable)) : Optional.empty();
             }
-            m = EXEC.matcher(text.strip());
+            m = PROBE_EXEC.matcher(text.strip());
             if (m.matches() && !m.group(2).isBlank()) {
-                return Optional.of(new Probe(Kind.EXEC, null, 0, 0, m.group(1), m.group(2).strip()));
+                return Optional.of(new Exec(m.group(1), m.group(2).strip()));
             }
             return Optional.empty();
-        }
-
-        @Override
-        public String toString() {
-            return switch (kind) {
-                case HTTP -> "http:" + path;
-                case TCP -> "tcp:" + port + ":" + stableConnects;
-                case EXEC -> "exec:" + service + ":" + command;
-            };
         }
     }
 

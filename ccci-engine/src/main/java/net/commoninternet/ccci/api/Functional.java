@@ -5,9 +5,11 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 import org.junit.platform.commons.annotation.Testable;
 
 /** A functional test of the recipe against the live app (the CUSTOM tier): {@code void name(LiveApp app)}. */
+@API(status = API.Status.EXPERIMENTAL)
 @Documented
 @Testable
 @Target(ElementType.METHOD)

@@ -2,11 +2,13 @@ package net.commoninternet.ccci.api;
 
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What a recipe's hook ({@link BeforeOperation}) is given: the app's domain and base URL, the
  * recipe's CI keys, its dependencies and the operation about to run.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public interface HookContext {
 
     /** The app's domain, e.g. {@code cust-4734d8.ci.commoninternet.net}. */

@@ -1,9 +1,12 @@
 package net.commoninternet.ccci.api;
 
+import org.apiguardian.api.API;
+
 /**
  * The deployed app as a recipe's assertions and functional tests see it. Requests go where the
  * production proxy would send them (the app's routed service, with the app's domain as Host).
  */
+@API(status = API.Status.EXPERIMENTAL)
 public interface LiveApp {
 
     /** The app's domain, e.g. {@code cust-4734d8.ci.commoninternet.net}. */

@@ -2,6 +2,7 @@ package net.commoninternet.ccci.api;
 
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One recipe's CI customization, registered through {@link java.util.ServiceLoader} (in
@@ -15,6 +16,7 @@ import java.util.Optional;
  *
  * <p>Instances are created with their public no-argument constructor, once per check.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public interface RecipeCustomization {
 
     /** The recipe this customizes. */

@@ -3,11 +3,13 @@ package net.commoninternet.ccci.api;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The tiers of a recipe CI run, in the order a run executes them. The order is part of the
  * contract: upgrade runs on the installed app, restore needs the backup before it.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public enum Tier {
     INSTALL(1),
     UPGRADE(2),

@@ -1,12 +1,14 @@
 package net.commoninternet.ccci.engine;
 
 import net.commoninternet.ccci.spi.RunContext;
+import org.apiguardian.api.API;
 import org.junit.platform.engine.support.hierarchical.EngineExecutionContext;
 
 /**
  * What a node of the ccci tree sees while it executes: the plugins, where report attachments go
  * and, inside a run, the run (as the node's own view of it).
  */
+@API(status = API.Status.INTERNAL)
 public final class CcciExecutionContext implements EngineExecutionContext {
 
     private final Plugins plugins;

@@ -2,6 +2,7 @@ package net.commoninternet.ccci.engine;
 
 import java.util.Optional;
 import net.commoninternet.ccci.api.RecipeCi;
+import org.apiguardian.api.API;
 import org.junit.platform.engine.EngineDiscoveryRequest;
 import org.junit.platform.engine.ExecutionRequest;
 import org.junit.platform.engine.TestDescriptor;
@@ -13,6 +14,7 @@ import org.junit.platform.engine.support.hierarchical.HierarchicalTestEngine;
  * The ccci test engine: a recipe CI run as a JUnit Platform test tree,
  * {@code [engine:ccci]/[recipe:<name>]/[tier:<tier>]/[check:<check>]}.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionContext> {
 
     public static final String ID = "ccci";

@@ -1,5 +1,7 @@
 package net.commoninternet.ccci.engine;
 
+import org.apiguardian.api.API;
+
 /**
  * Every configuration key of ccci, documented once. Keys are read through JUnit's
  * {@code ConfigurationParameters}, so {@code -Dkey=value} on the Maven command line,
@@ -7,6 +9,7 @@ package net.commoninternet.ccci.engine;
  * Where the production host already uses an environment variable, it keeps its name and is
  * read when the key is unset.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public final class Constants {
 
     /** The recipe to run. {@code -Drecipe=<name>} is accepted as a short form. */
@@ -61,6 +64,19 @@ public final class Constants {
      */
     public static final String APPROVED_RECIPES = "ccci.approved-recipes";
 
+    /**
+     * A file that gets the run's whole (secret-filtered) console as well, from the guards to the
+     * RUN SUMMARY; it still gets a cancelled run's teardown after Maven is gone. Default none.
+     */
+    public static final String LOG_FILE = "ccci.log-file";
+
+    /**
+     * The image of the short-lived containers that probe an app from the {@code proxy} network
+     * (HTTP and TCP, as the proxy reaches it); default {@code ccci.local/busybox:1}, which
+     * scripts/setup-local-swarm builds.
+     */
+    public static final String PROBE_IMAGE = "ccci.probe-image";
+
     static final String ENV_APPROVED_RECIPES = "CCCI_APPROVED_RECIPES";
     static final String ENV_STAGES = "STAGES";
     static final String ENV_DRONE_BUILD_NUMBER = "DRONE_BUILD_NUMBER";
@@ -69,7 +85,7 @@ public final class Constants {
     static final String ENV_ABRA_DIR = "ABRA_DIR";
     static final String ENV_SKIP_FETCH = "CCCI_SKIP_FETCH";
 
-    static final String DEFAULT_DRIVER = "swarm";
+    static final String DEFAULT_PROBE_IMAGE = "ccci.local/busybox:1";
     static final long DEFAULT_DEADLINE_SECONDS = 3600;
 
     private Constants() {

@@ -13,7 +13,6 @@ import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.RecipeCustomization;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
-import net.commoninternet.ccci.spi.CustomizationMethods;
 import net.commoninternet.ccci.spi.RunContext;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
@@ -59,7 +58,7 @@ final class RecipeChecks {
 
         @Override
         public void verify(RunContext run) throws Exception {
-            CustomizationMethods.invoke(method, type.getDeclaredConstructor().newInstance(), run.get(LiveApp.class));
+            CustomizationMethods.invoke(method, type.getDeclaredConstructor().newInstance(), run.live().liveApp());
         }
 
         @Override

@@ -1,14 +1,13 @@
 package net.commoninternet.ccci.engine;
 
-import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.Optional;
 import java.util.Set;
-import net.commoninternet.ccci.api.CiKeys;
-import net.commoninternet.ccci.api.RecipeCustomization;
+import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.spi.DependencyKeys;
+import net.commoninternet.ccci.spi.LiveRun;
+import net.commoninternet.ccci.spi.RecipeUnderTest;
 import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.RunLifecycle;
 import net.commoninternet.ccci.spi.RunSettings;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.UniqueId;
@@ -25,19 +24,12 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
     static final String SEGMENT = "recipe";
 
     private final RunSettings settings;
-    private final Path recipeSource;
-    private final CiKeys keys;
-    private final Optional<RecipeCustomization> customization;
-    private final DependencyKeys dependencyKeys;
+    private final RecipeUnderTest recipe;
 
-    RecipeRunDescriptor(UniqueId uniqueId, RunSettings settings, Path recipeSource, TestSource source, CiKeys keys,
-            Optional<RecipeCustomization> customization, DependencyKeys dependencyKeys) {
+    RecipeRunDescriptor(UniqueId uniqueId, RunSettings settings, RecipeUnderTest recipe, TestSource source) {
         super(uniqueId, settings.recipe(), source);
         this.settings = settings;
-        this.recipeSource = recipeSource;
-        this.keys = keys;
-        this.customization = customization;
-        this.dependencyKeys = dependencyKeys;
+        this.recipe = recipe;
     }
 
     @Override
@@ -57,15 +49,41 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
 
     @Override
     public void around(CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) throws Exception {
-        RunContext run = new RunContext(settings, recipeSource, tiers(), context.plugins().extensions(),
+        RunContext run = new RunContext(settings, recipe, tiers(), context.plugins().extensions(),
                 context.attachments().to(this));
-        run.put(CiKeys.class, keys);
-        customization.ifPresent(c -> run.put(RecipeCustomization.class, c));
-        run.put(DependencyKeys.class, dependencyKeys);
         try {
-            context.plugins().lifecycle().run(run, () -> invocation.invoke(context.withRun(run)));
+            context.plugins().lifecycle().run(run, new EngineTiers(run, context, invocation));
         } catch (Throwable t) {
             throw Redaction.rethrow(Redaction.of(t, run::redact));
+        }
+    }
+
+    /** What the engine does for the lifecycle: the pre-install hooks, then the tiers, once. */
+    private static final class EngineTiers implements RunLifecycle.Tiers {
+        private final RunContext run;
+        private final CcciExecutionContext context;
+        private final Invocation<CcciExecutionContext> invocation;
+        private boolean ran;
+
+        EngineTiers(RunContext run, CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) {
+            this.run = run;
+            this.context = context;
+            this.invocation = invocation;
+        }
+
+        @Override
+        public void beforeInstall(HookContext hookContext) throws Exception {
+            PreOperationHooks.run(run.customization(), hookContext);
+        }
+
+        @Override
+        public void run(LiveRun live) throws Exception {
+            if (ran) {
+                throw new IllegalStateException("the lifecycle ran the tiers of " + run.recipe() + " twice: a run has one"
+                        + " deploy and runs its tiers once.");
+            }
+            ran = true;
+            invocation.invoke(context.withRun(run.withLive(live)));
         }
     }
 }

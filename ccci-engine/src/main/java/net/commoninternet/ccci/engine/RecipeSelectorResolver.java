@@ -14,7 +14,7 @@ import net.commoninternet.ccci.api.RecipeCustomization;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.DependencyKeys;
-import net.commoninternet.ccci.spi.PreOperationHooks;
+import net.commoninternet.ccci.spi.RecipeUnderTest;
 import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -100,7 +100,7 @@ final class RecipeSelectorResolver implements SelectorResolver {
             return unresolved();
         }
         RunSettings settings = read.get();
-        RecipeCatalog catalog = new RecipeCatalog(settings.recipesDir());
+        RecipeCatalog catalog = new RecipeCatalog(settings.paths().recipesDir());
         if (!catalog.contains(recipe)) {
             return error(catalog.notFound(recipe));
         }
@@ -108,11 +108,11 @@ final class RecipeSelectorResolver implements SelectorResolver {
         CiKeys keys = CiKeys.defaults();
         java.util.Map<String, CiKeys> dependencyKeys = new java.util.HashMap<>();
         if (customization.isPresent()) {
-            CiKeys.Result parsed = CiKeys.parse(recipe, customization.get().keys(),
+            CiKeysParser.Result parsed = CiKeysParser.parse(recipe, customization.get().keys(),
                     key -> Suggestions.didYouMean(key, CiKeys.KNOWN));
             List<String> problems = new java.util.ArrayList<>(parsed.problems());
             problems.addAll(RecipeChecks.problems(customization.get()));
-            problems.addAll(net.commoninternet.ccci.spi.PreOperationHooks.problems(customization.get()));
+            problems.addAll(PreOperationHooks.problems(customization.get()));
             if (!problems.isEmpty()) {
                 problems.forEach(p -> issues.reportIssue(DiscoveryIssue.builder(Severity.ERROR, p)
                         .source(ClassSource.from(customization.get().getClass()))));
@@ -122,13 +122,13 @@ final class RecipeSelectorResolver implements SelectorResolver {
             for (String dep : keys.deps()) {
                 if (!SettingsReader.RECIPE_NAME.matcher(dep).matches() || !catalog.contains(dep)) {
                     problems.add("CI key DEPS of " + recipe + " names '" + dep + "', which is not a recipe in "
-                            + settings.recipesDir() + ": available are " + String.join(", ", catalog.names()) + "."
+                            + settings.paths().recipesDir() + ": available are " + String.join(", ", catalog.names()) + "."
                             + Suggestions.didYouMean(dep, catalog.names()));
                     continue;
                 }
                 Optional<RecipeCustomization> depCustomization = plugins.customization(dep);
                 if (depCustomization.isPresent()) {
-                    CiKeys.Result depKeys = CiKeys.parse(dep, depCustomization.get().keys(),
+                    CiKeysParser.Result depKeys = CiKeysParser.parse(dep, depCustomization.get().keys(),
                             key -> Suggestions.didYouMean(key, CiKeys.KNOWN));
                     problems.addAll(depKeys.problems());
                     depKeys.keys().ifPresent(k -> dependencyKeys.put(dep, k));
@@ -155,16 +155,17 @@ final class RecipeSelectorResolver implements SelectorResolver {
             }
         }
         CiKeys runKeys = keys;
+        RecipeUnderTest underTest = new RecipeUnderTest(catalog.source(recipe), runKeys, customization,
+                new DependencyKeys(dependencyKeys));
         Optional<RecipeRunDescriptor> run = context.addToParent(parent -> Optional.of(new RecipeRunDescriptor(
-                parent.getUniqueId().append(RecipeRunDescriptor.SEGMENT, recipe), settings, catalog.source(recipe),
-                source, runKeys, customization, new DependencyKeys(dependencyKeys))));
+                parent.getUniqueId().append(RecipeRunDescriptor.SEGMENT, recipe), settings, underTest, source)));
         if (run.isEmpty()) {
             return unresolved();
         }
         for (Tier tier : tiers) {
             Optional<TierPlugin> plugin = plugins.tier(tier);
             TierDescriptor tierNode = child(run.get(), run.get().getUniqueId().append(TierDescriptor.SEGMENT, tier.id()),
-                    uid -> new TierDescriptor(uid, tier, plugin, recipe, source, runKeys.expectedNotApplicable(tier)));
+                    uid -> new TierDescriptor(uid, tier, plugin, source, runKeys.expectedNotApplicable(tier)));
             // A tier the recipe declares not applicable gets no checks: a plain TEST, so Surefire
             // reports it as skipped with its reason (a skipped container it would not report).
             List<Check> tierChecks = runKeys.expectedNotApplicable(tier).isPresent() ? List.of()

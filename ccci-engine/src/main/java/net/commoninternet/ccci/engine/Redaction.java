@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.engine;
 
 import java.util.function.UnaryOperator;
+import net.commoninternet.ccci.spi.Skipped;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -45,7 +46,9 @@ final class Redaction {
         String message = t.getMessage() == null ? null : redact.apply(t.getMessage());
         Throwable cause = t.getCause() == null || depth > 20 ? null : copy(t.getCause(), redact, depth + 1);
         Throwable copy;
-        if (t instanceof TestAbortedException) {
+        if (t instanceof Skipped skipped) {
+            copy = new Skipped(skipped.kind(), message, cause);
+        } else if (t instanceof TestAbortedException) {
             copy = new TestAbortedException(message, cause);
         } else if (t instanceof AssertionError) {
             copy = new AssertionError(message, cause);

@@ -16,6 +16,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.spi.DriverKind;
 import net.commoninternet.ccci.spi.RunSettings;
 import org.junit.platform.engine.ConfigurationParameters;
 
@@ -77,10 +78,12 @@ final class SettingsReader {
                     + " and '-' only, for example -Dccci.run-id=1234.");
         }
         Set<Tier> stages = stages();
-        String driver = config.get(DRIVER).map(String::trim).orElse(DEFAULT_DRIVER);
-        if (!Set.of("swarm", "abra").contains(driver)) {
-            problems.add("unknown driver '" + driver + "' in " + DRIVER + ": use swarm (the embedded default) or abra."
-                    + Suggestions.didYouMean(driver, List.of("swarm", "abra")));
+        String driverName = config.get(DRIVER).map(String::trim).orElse(DriverKind.SWARM.id());
+        Optional<DriverKind> driver = DriverKind.fromId(driverName);
+        if (driver.isEmpty()) {
+            List<String> valid = Arrays.stream(DriverKind.values()).map(DriverKind::id).toList();
+            problems.add("unknown driver '" + driverName + "' in " + DRIVER + ": use swarm (the embedded default) or abra."
+                    + Suggestions.didYouMean(driverName, valid));
         }
         long deadline = parse(DEADLINE, Long.toString(DEFAULT_DEADLINE_SECONDS), Long::parseLong,
                 "a number of seconds such as -Dccci.deadline=3600");
@@ -91,13 +94,17 @@ final class SettingsReader {
         Path lockDir = path(APP_LOCK_DIR, ENV_APP_LOCK_DIR, "/run/lock");
         Path runsDir = path(RUNS_DIR, ENV_RUNS_DIR, "/var/lib/cc-ci-runs");
         Path abraDir = path(ABRA_DIR, ENV_ABRA_DIR, System.getProperty("user.home") + "/.abra");
+        Optional<Path> logFile = config.get(LOG_FILE).map(String::trim).filter(s -> !s.isEmpty())
+                .map(f -> Path.of(f).toAbsolutePath().normalize());
         boolean skipFetch = skipFetch();
         Set<String> approved = approvedRecipes();
+        String probeImage = config.get(PROBE_IMAGE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_PROBE_IMAGE);
         if (!problems.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RunSettings(recipe, pr, ref, runId, stages, recipes, driver, lockDir, runsDir,
-                abraDir, Duration.ofSeconds(deadline), skipFetch, approved));
+        return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver.orElseThrow(),
+                new RunSettings.HostPaths(recipes, lockDir, runsDir, abraDir, logFile),
+                new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, approved, probeImage)));
     }
 
     /** {@code ccci.approved-recipes} or {@code CCCI_APPROVED_RECIPES}: comma-separated recipe names. */

@@ -2,9 +2,10 @@ package net.commoninternet.ccci.engine;
 
 import java.util.Optional;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.spi.PreOperationHooks;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.SkipKind;
+import net.commoninternet.ccci.spi.Skipped;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
@@ -20,22 +21,21 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
 
     private final Tier tier;
     private final Optional<TierPlugin> plugin;
-    private final String legacyName;
     private final Optional<String> notApplicable;
 
     /** @param notApplicable the recipe's reason (EXPECTED_NA) why this tier does not apply to it */
-    TierDescriptor(UniqueId uniqueId, Tier tier, Optional<TierPlugin> plugin, String recipe, TestSource anchor,
+    TierDescriptor(UniqueId uniqueId, Tier tier, Optional<TierPlugin> plugin, TestSource anchor,
             Optional<String> notApplicable) {
         super(uniqueId, tier.id(), anchor);
         this.tier = tier;
         this.plugin = plugin;
-        this.legacyName = recipe + " > " + tier.id();
         this.notApplicable = notApplicable;
     }
 
+    /** {@code recipe > tier}, the recipe being the run this tier belongs to. */
     @Override
     public String getLegacyReportingName() {
-        return legacyName;
+        return getParent().map(TestDescriptor::getDisplayName).orElse("") + " > " + tier.id();
     }
 
     Tier tier() {
@@ -59,21 +59,27 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
 
     @Override
     public SkipResult shouldBeSkipped(CcciExecutionContext context) {
+        return skip().map(s -> SkipResult.skip(s.getMessage())).orElseGet(SkipResult::doNotSkip);
+    }
+
+    /** Why this tier does not run at all, if it does not. */
+    private Optional<Skipped> skip() {
         if (notApplicable.isPresent()) {
-            return SkipResult.skip("intentional skip (EXPECTED_NA): " + notApplicable.get());
+            return Optional.of(new Skipped(SkipKind.INTENTIONAL, "intentional skip (EXPECTED_NA): " + notApplicable.get(), null));
         }
         if (plugin.isEmpty()) {
-            return SkipResult.skip("tier " + tier.id() + " has no implementation on the class path (unver)");
+            return Optional.of(Skipped.unverified("tier " + tier.id() + " has no implementation on the class path (unver)"));
         }
-        return getChildren().isEmpty() ? SkipResult.skip("tier " + tier.id() + " has no checks for this recipe (unver)")
-                : SkipResult.doNotSkip();
+        return getChildren().isEmpty()
+                ? Optional.of(Skipped.unverified("tier " + tier.id() + " has no checks for this recipe (unver)"))
+                : Optional.empty();
     }
 
     @Override
     public CcciExecutionContext execute(CcciExecutionContext context, DynamicTestExecutor executor) throws Exception {
         try {
-            if (tier != Tier.INSTALL) { // INSTALL's hooks run before the run's single deploy, in the lifecycle
-                PreOperationHooks.run(context.run(), tier);
+            if (tier != Tier.INSTALL) { // INSTALL's hooks run before the run's single deploy, when the lifecycle says
+                PreOperationHooks.run(context.run().customization(), context.run().live().hookContext(tier));
             }
             plugin.orElseThrow().operate(context.run());
         } catch (Throwable t) {
@@ -94,7 +100,8 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
 
     @Override
     public void nodeSkipped(CcciExecutionContext context, TestDescriptor descriptor, SkipResult skip) {
-        context.run().record().add(new RunRecord.Row(tier, null, RunRecord.Status.SKIPPED, skip.getReason().orElse(null)));
+        context.run().record().add(RunRecord.Row.skipped(tier, null, skip().map(Skipped::kind).orElse(SkipKind.UNVERIFIED),
+                skip.getReason().orElse(null)));
     }
 
     @Override

@@ -1,11 +1,13 @@
 package net.commoninternet.ccci.spi;
 
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.junit.platform.engine.TestSource;
 
 /**
  * One assertion of a tier on the state its operation left, reported as one test.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public interface Check {
 
     /** Stable name: the last segment of the check's unique id. */

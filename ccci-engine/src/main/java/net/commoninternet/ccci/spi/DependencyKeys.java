@@ -2,6 +2,7 @@ package net.commoninternet.ccci.spi;
 
 import java.util.Map;
 import net.commoninternet.ccci.api.CiKeys;
+import org.apiguardian.api.API;
 
 /**
  * The CI keys of each of the recipe's dependencies ({@code DEPS}), from their own
@@ -9,6 +10,7 @@ import net.commoninternet.ccci.api.CiKeys;
  * {@code WARM_CANONICAL} says whether a run may use its long-lived warm app instead of deploying
  * it cold.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public record DependencyKeys(Map<String, CiKeys> byRecipe) {
 
     public DependencyKeys {

@@ -1,12 +1,14 @@
 package net.commoninternet.ccci.spi;
 
 import net.commoninternet.ccci.api.Tier;
+import org.apiguardian.api.API;
 
 /**
  * A plug-in around recipe runs, registered through {@link java.util.ServiceLoader} under this
  * interface. Implement one or more of the nested single-method callbacks; the lifecycle
  * calls them at the named points, lowest {@link #order()} first (teardown in reverse).
  */
+@API(status = API.Status.EXPERIMENTAL)
 public interface RunExtension {
 
     /** Position among extensions; ties keep class-name order. */

@@ -1,18 +1,27 @@
 package net.commoninternet.ccci.spi;
 
+import net.commoninternet.ccci.api.HookContext;
+import org.apiguardian.api.API;
+
 /**
  * The whole life of one recipe CI run, provided by exactly one implementation found through
- * {@link java.util.ServiceLoader}. The implementation sets the run up, calls
- * {@link Tiers#run()} once when the app is live, and tears it down in a {@code finally}; the
- * engine only reports.
+ * {@link java.util.ServiceLoader}. The implementation sets the run up, has the engine run the
+ * recipe's pre-install hooks right before its single deploy ({@link Tiers#beforeInstall}), hands
+ * it the live run once the app is deployed ({@link Tiers#run}), and tears it down in a
+ * {@code finally}; the engine only reports.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public interface RunLifecycle {
 
     void run(RunContext run, Tiers tiers) throws Exception;
 
-    /** Executes the run's selected tiers through the engine, which reports each one. */
-    @FunctionalInterface
+    /** What the engine does for the lifecycle, when the lifecycle says. */
     interface Tiers {
-        void run() throws Exception;
+
+        /** Runs the recipe's pre-install hooks (its app created, not yet deployed); a hook that throws ends the run. */
+        void beforeInstall(HookContext context) throws Exception;
+
+        /** Executes the run's selected tiers against {@code live}, each reported by the engine. */
+        void run(LiveRun live) throws Exception;
     }
 }

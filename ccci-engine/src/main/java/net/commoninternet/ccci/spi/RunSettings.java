@@ -3,59 +3,88 @@ package net.commoninternet.ccci.spi;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import net.commoninternet.ccci.api.Tier;
+import org.apiguardian.api.API;
 
 /**
  * Everything a run is told from outside, read once at discovery (see the engine's
  * {@code Constants} for each key). Immutable and validated: a run never re-reads the
  * environment half-way.
  *
- * @param recipe the recipe name, already checked to be a plain name
- * @param pr the pull request number, 0 for none
- * @param ref the git ref under test, or null for the recipe's checked-out HEAD
- * @param runId the run id (Drone build number, or {@code manual-<pid>})
+ * @param subject what is tested: recipe, pull request, ref, run id
  * @param stages the tiers selected by {@code ccci.stages}
- * @param recipesDir the directory that holds the recipe sources
- * @param driver the app driver name ({@code swarm} or {@code abra})
- * @param appLockDir where app-domain lockfiles live
- * @param runsDir where per-run folders live
- * @param abraDir the canonical abra directory (servers, catalogue)
- * @param deadline the hard deadline of the whole run
- * @param skipFetch copy the clone staged in the canonical abra directory instead of fetching
- * @param approvedRecipes recipes whose own repository's CI code ({@code install_steps.sh},
- *        {@code compose.ccci.yml}) may run; for any other recipe such files are ignored
+ * @param driver who acts on the app
+ * @param paths where the run's inputs and its host state live
+ * @param options how the run behaves: deadline, staging, the approved list, the probe image
  */
-public record RunSettings(
-        String recipe,
-        int pr,
-        String ref,
-        String runId,
-        Set<Tier> stages,
-        Path recipesDir,
-        String driver,
-        Path appLockDir,
-        Path runsDir,
-        Path abraDir,
-        Duration deadline,
-        boolean skipFetch,
-        Set<String> approvedRecipes) {
+@API(status = API.Status.EXPERIMENTAL)
+public record RunSettings(Subject subject, Set<Tier> stages, DriverKind driver, HostPaths paths, Options options) {
+
+    /**
+     * @param recipe the recipe name, already checked to be a plain name
+     * @param pr the pull request number, 0 for none
+     * @param ref the git ref under test, or null for the recipe's checked-out HEAD
+     * @param runId the run id (Drone build number, or {@code manual-<pid>})
+     */
+    public record Subject(String recipe, int pr, String ref, String runId) {
+        public Subject {
+            Objects.requireNonNull(recipe, "recipe");
+            Objects.requireNonNull(runId, "runId");
+        }
+    }
+
+    /**
+     * @param recipesDir the directory that holds the recipe sources
+     * @param appLockDir where app-domain lockfiles live (shared by every run on the host)
+     * @param runsDir where per-run folders live
+     * @param abraDir the canonical abra directory (servers, catalogue)
+     * @param logFile a file that also gets the run's whole (masked) console, if any
+     */
+    public record HostPaths(Path recipesDir, Path appLockDir, Path runsDir, Path abraDir, Optional<Path> logFile) {
+        public HostPaths {
+            Objects.requireNonNull(logFile, "logFile");
+        }
+    }
+
+    /**
+     * @param deadline the hard deadline of the whole run
+     * @param skipFetch copy the clone staged in the canonical abra directory instead of fetching
+     * @param approvedRecipes recipes whose own repository's CI code ({@code install_steps.sh},
+     *        {@code compose.ccci.yml}) may run; for any other recipe such files are ignored
+     * @param probeImage the image of the containers that probe apps from the proxy network
+     */
+    public record Options(Duration deadline, boolean skipFetch, Set<String> approvedRecipes, String probeImage) {
+        public Options {
+            approvedRecipes = Set.copyOf(approvedRecipes);
+            Objects.requireNonNull(probeImage, "probeImage");
+        }
+    }
 
     public RunSettings {
-        Objects.requireNonNull(recipe, "recipe");
-        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(subject, "subject");
         stages = stages.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(stages));
-        approvedRecipes = Set.copyOf(approvedRecipes);
+        Objects.requireNonNull(driver, "driver");
+        Objects.requireNonNull(paths, "paths");
+        Objects.requireNonNull(options, "options");
+    }
+
+    public String recipe() {
+        return subject.recipe();
+    }
+
+    public String runId() {
+        return subject.runId();
+    }
+
+    /** The run's own folder, {@code <runs dir>/<run id>}: its ABRA_DIR, state files, logs and results. */
+    public Path runDir() {
+        return paths.runsDir().resolve(subject.runId());
     }
 
     /** Whether code shipped inside this recipe's own repository may run (it is on the approved list). */
     public boolean recipeCodeApproved() {
-        return approvedRecipes.contains(recipe);
-    }
-
-    /** The same settings for another recipe (a unique-id selection names its own recipe). */
-    public RunSettings withRecipe(String otherRecipe) {
-        return new RunSettings(otherRecipe, pr, ref, runId, stages, recipesDir, driver, appLockDir, runsDir,
-                abraDir, deadline, skipFetch, approvedRecipes);
+        return options.approvedRecipes().contains(subject.recipe());
     }
 }

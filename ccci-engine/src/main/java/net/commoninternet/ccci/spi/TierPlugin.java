@@ -2,12 +2,14 @@ package net.commoninternet.ccci.spi;
 
 import java.util.List;
 import net.commoninternet.ccci.api.Tier;
+import org.apiguardian.api.API;
 
 /**
  * The implementation of one tier, found through {@link java.util.ServiceLoader}: its
  * operation, performed exactly once, and the checks that judge the state it left.
  * A tier with no plugin on the class path is reported as skipped, never as passed.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public interface TierPlugin {
 
     Tier tier();

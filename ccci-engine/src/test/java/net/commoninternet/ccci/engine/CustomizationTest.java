@@ -72,7 +72,7 @@ class CustomizationTest {
         results.testEvents().assertThatEvents().haveExactly(1,
                 event(test("searchFindsNothing"), finishedWithFailure()));
         assertThat(RecordingLifecycle.lastRecord).contains(
-                new RunRecord.Row(Tier.CUSTOM, "loginWorks", RunRecord.Status.PASSED, null));
+                RunRecord.Row.passed(Tier.CUSTOM, "loginWorks"));
     }
 
     @Test

@@ -233,10 +233,10 @@ class EngineDiscoveryTest {
                 Constants.APPROVED_RECIPES, "custom-html"));
         RunSettings none = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo"));
 
-        assertThat(approved.approvedRecipes()).containsExactlyInAnyOrder("custom-html", "demo");
+        assertThat(approved.options().approvedRecipes()).containsExactlyInAnyOrder("custom-html", "demo");
         assertThat(approved.recipeCodeApproved()).isTrue();
         assertThat(other.recipeCodeApproved()).isFalse();
-        assertThat(none.approvedRecipes()).isEmpty();
+        assertThat(none.options().approvedRecipes()).isEmpty();
         assertThat(none.recipeCodeApproved()).isFalse();
     }
 
@@ -256,14 +256,14 @@ class EngineDiscoveryTest {
 
         SettingsReader fromEnv = new SettingsReader(new MapParameters(config), env, 1);
         assertThat(fromEnv.read("demo")).get().satisfies(s -> {
-            assertThat(s.approvedRecipes()).containsExactlyInAnyOrder("demo", "custom-html");
+            assertThat(s.options().approvedRecipes()).containsExactlyInAnyOrder("demo", "custom-html");
             assertThat(s.recipeCodeApproved()).isTrue();
         });
 
         Map<String, String> keyToo = new java.util.HashMap<>(config);
         keyToo.put(Constants.APPROVED_RECIPES, "custom-html");
         assertThat(new SettingsReader(new MapParameters(keyToo), env, 1).read("demo"))
-                .get().extracting(RunSettings::approvedRecipes).isEqualTo(Set.of("custom-html"));
+                .get().extracting(s -> s.options().approvedRecipes()).isEqualTo(Set.of("custom-html"));
 
         SettingsReader bad = new SettingsReader(new MapParameters(config), Map.of("CCCI_APPROVED_RECIPES", "Demo"), 1);
         assertThat(bad.read("demo")).isEmpty();

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.SkipKind;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,11 +105,11 @@ class EngineExecutionTest {
         execute(selectClass(Anchor.class), "install,upgrade,lint");
 
         assertThat(RecordingLifecycle.lastRecord).containsExactlyInAnyOrder(
-                new RunRecord.Row(Tier.INSTALL, "passes", RunRecord.Status.PASSED, null),
-                new RunRecord.Row(Tier.INSTALL, "fails", RunRecord.Status.FAILED, "planted failure"),
-                new RunRecord.Row(Tier.UPGRADE, null, RunRecord.Status.SKIPPED,
+                RunRecord.Row.passed(Tier.INSTALL, "passes"),
+                RunRecord.Row.failed(Tier.INSTALL, "fails", "planted failure"),
+                RunRecord.Row.skipped(Tier.UPGRADE, null, SkipKind.UNVERIFIED,
                         "tier upgrade has no implementation on the class path (unver)"),
-                new RunRecord.Row(Tier.LINT, null, RunRecord.Status.FAILED, "lint operation broke"));
+                RunRecord.Row.failed(Tier.LINT, null, "lint operation broke"));
     }
 
     @Test

@@ -72,7 +72,7 @@ class PreOperationHooksTest {
                 "operate lint", "after lint failed: lint operation broke",
                 "teardown hookfails");
         assertThat(RecordingLifecycle.lastRecord).contains(
-                new RunRecord.Row(Tier.BACKUP, null, RunRecord.Status.FAILED, "backup hook broke"));
+                RunRecord.Row.failed(Tier.BACKUP, null, "backup hook broke"));
     }
 
     @Test

@@ -8,7 +8,7 @@ import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.spi.PreOperationHooks;
+import net.commoninternet.ccci.spi.LiveRun;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunLifecycle;
 import net.commoninternet.ccci.spi.RunRecord;
@@ -35,12 +35,21 @@ public final class RecordingLifecycle implements RunLifecycle {
             run.redactWith(text -> text.replace("planted", "********").replace("broke", "********"));
         }
         String domain = run.recipe() + ".test";
-        CiKeys keys = run.get(CiKeys.class);
-        run.put(HookContext.Source.class, op -> new RecordingHookContext(domain, keys, op, run));
+        CiKeys keys = run.keys();
         try {
-            PreOperationHooks.run(run, Tier.INSTALL);
-            run.put(LiveApp.class, new RecordingLiveApp(domain, keys));
-            tiers.run();
+            tiers.beforeInstall(new RecordingHookContext(domain, keys, Tier.INSTALL, Optional.empty()));
+            LiveApp app = new RecordingLiveApp(domain, keys);
+            tiers.run(new LiveRun() {
+                @Override
+                public LiveApp liveApp() {
+                    return app;
+                }
+
+                @Override
+                public HookContext hookContext(Tier op) {
+                    return new RecordingHookContext(domain, keys, op, Optional.of(app));
+                }
+            });
         } finally {
             lastRecord = run.record().rows();
             if (attachAtEnd != null) {
@@ -64,7 +73,7 @@ public final class RecordingLifecycle implements RunLifecycle {
     }
 
     /** Test double of a hook's context: env changes are recorded, not written anywhere. */
-    record RecordingHookContext(String domain, CiKeys keys, Tier op, RunContext run) implements HookContext {
+    record RecordingHookContext(String domain, CiKeys keys, Tier op, Optional<LiveApp> app) implements HookContext {
         @Override
         public List<String> deps() {
             return keys.deps();
@@ -73,11 +82,6 @@ public final class RecordingLifecycle implements RunLifecycle {
         @Override
         public java.util.Map<String, String> depDomains() {
             return java.util.Map.of();
-        }
-
-        @Override
-        public Optional<LiveApp> app() {
-            return run.find(LiveApp.class);
         }
 
         @Override

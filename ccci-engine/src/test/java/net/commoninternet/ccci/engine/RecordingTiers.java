@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.DriverKind;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunSettings;
@@ -72,7 +73,7 @@ final class RecordingTiers {
 
         @Override
         public List<Check> checks(RunSettings settings) {
-            return settings.driver().equals("abra")
+            return settings.driver() == DriverKind.ABRA
                     ? List.of(Check.of("abra-clean", run -> RecordingLifecycle.EVENTS.add("check abra-clean")))
                     : checks();
         }

@@ -21,7 +21,6 @@ import net.commoninternet.ccci.extensions.lock.Janitor;
 import net.commoninternet.ccci.extensions.lock.JanitorCandidates;
 import net.commoninternet.ccci.extensions.lock.LockFile;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.HttpProbe;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
@@ -37,6 +36,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import net.commoninternet.ccci.testing.LocalImages;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -77,7 +77,7 @@ public class JanitorSwarmBenchmark {
             String stack = AppNaming.stackName(domain);
             docker.client().createServiceCmd(new ServiceSpec().withName(stack + "_app").withLabels(StackLabels.of(stack))
                     .withMode(new ServiceModeConfig().withReplicated(new ServiceReplicatedModeOptions().withReplicas(0)))
-                    .withTaskTemplate(new TaskSpec().withContainerSpec(new ContainerSpec().withImage(HttpProbe.PROBE_IMAGE)
+                    .withTaskTemplate(new TaskSpec().withContainerSpec(new ContainerSpec().withImage(LocalImages.BUSYBOX)
                             .withCommand(List.of("sleep", "600"))))).exec();
             LockFile lock = LockFile.open(AppDomainLock.path(locks, domain));
             lock.tryLock();

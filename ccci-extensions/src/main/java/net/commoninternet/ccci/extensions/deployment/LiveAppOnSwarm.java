@@ -1,12 +1,13 @@
 package net.commoninternet.ccci.extensions.deployment;
 
+import java.util.Map;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
 
 /** {@link LiveApp} for a deployed app: HTTP the way the proxy reaches it, exec in its containers. */
-public record LiveAppOnSwarm(Deployment deployment, CiKeys keys, java.util.Map<String, String> deps) implements LiveApp {
+record LiveAppOnSwarm(Deployment deployment) implements LiveApp {
 
     @Override
     public String domain() {
@@ -14,20 +15,29 @@ public record LiveAppOnSwarm(Deployment deployment, CiKeys keys, java.util.Map<S
     }
 
     @Override
+    public CiKeys keys() {
+        return deployment.keys();
+    }
+
+    @Override
+    public Map<String, String> deps() {
+        return deployment.deps().domains();
+    }
+
+    @Override
     public Response get(String path) throws Exception {
-        HttpProbe probe = new HttpProbe(deployment.docker().client());
+        HttpProbe probe = deployment.http();
         String stack = deployment.app().stack();
         HttpProbe.Target target = probe.target(stack).orElseThrow(() -> new IllegalStateException(
                 "no service of " + stack + " is routed (traefik.enable=true with a loadbalancer.server.port)"));
-        HttpProbe.Answer answer = probe.get(stack, target, domain(), path);
+        HttpProbe.Answer answer = probe.get(target, domain(), path);
         return new Response(answer.status(), answer.body());
     }
 
     @Override
     public Response exec(String service, String script) throws Exception {
-        ContainerExec exec = new ContainerExec(deployment.docker().client());
+        ContainerExec exec = deployment.exec();
         ContainerExec.Result result = exec.sh(exec.runningContainer(deployment.app().stack() + "_" + service), script);
         return new Response((int) result.exitCode(), result.output());
     }
-
 }

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.extensions.deployment;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.HookContext;
@@ -8,12 +9,17 @@ import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppEnv;
-import net.commoninternet.ccci.spi.RunContext;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A hook's view of the run's app for one operation; env changes go to the app's env file. */
-public record RunHookContext(App created, CiKeys keys, Tier op, RunContext run, java.util.Map<String, String> depDomains)
+/**
+ * A hook's view of the run's app for one operation; env changes go to the app's env file.
+ *
+ * @param app the live app; empty before INSTALL's deploy
+ */
+@API(status = API.Status.INTERNAL)
+public record RunHookContext(App created, CiKeys keys, Tier op, Optional<LiveApp> app, Map<String, String> depDomains)
         implements HookContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunHookContext.class);
@@ -26,11 +32,6 @@ public record RunHookContext(App created, CiKeys keys, Tier op, RunContext run, 
     @Override
     public List<String> deps() {
         return keys.deps();
-    }
-
-    @Override
-    public Optional<LiveApp> app() {
-        return run.find(LiveApp.class);
     }
 
     @Override

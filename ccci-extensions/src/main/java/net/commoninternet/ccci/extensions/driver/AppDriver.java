@@ -3,8 +3,11 @@ package net.commoninternet.ccci.extensions.driver;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import org.apiguardian.api.API;
 
 /**
  * What a run does to its app, whoever does it: the embedded swarm driver
@@ -12,6 +15,7 @@ import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
  * the abra driver ({@code ccci.driver=abra}: the production host's abra CLI). Convergence,
  * identity and the final teardown do not depend on the driver: they read the swarm itself.
  */
+@API(status = API.Status.INTERNAL)
 public interface AppDriver {
 
     /** {@code abra app new} + {@code secret generate}: the env file in the canonical servers path, secrets created. */
@@ -37,6 +41,15 @@ public interface AppDriver {
 
     /** Restores the snapshot into the live app. */
     void restore(App app, String snapshotId) throws IOException, InterruptedException;
+
+    /**
+     * The recipe's lint on the app's tree as it is checked out: findings per rule of
+     * {@link DriverProvider#lintChecks()} (empty = satisfied); a rule the lint did not report is
+     * absent. A lint that could not run throws a {@link net.commoninternet.ccci.spi.Skipped}.
+     *
+     * @param headRelease the release tag at the head, if the head is one
+     */
+    Map<String, Optional<String>> lint(App app, Optional<String> headRelease) throws IOException, InterruptedException;
 
     /** {@code undeploy} + {@code rm}, idempotent, tolerant of half-removed apps; returns what is left. */
     List<String> remove(String domain) throws IOException, InterruptedException;

@@ -3,9 +3,12 @@ package net.commoninternet.ccci.extensions.driver;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.RunState;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,6 +17,7 @@ import org.slf4j.LoggerFactory;
  * (deploy-once: a run deploys exactly {@code 1 + cold dependencies} times). Counted before the
  * driver runs: a deploy that fails half-way has still changed the stack.
  */
+@API(status = API.Status.INTERNAL)
 public record CountedDeploys(AppDriver driver, RunState state) implements AppDriver {
 
     private static final Logger LOG = LoggerFactory.getLogger(CountedDeploys.class);
@@ -55,6 +59,11 @@ public record CountedDeploys(AppDriver driver, RunState state) implements AppDri
     @Override
     public void restore(App app, String snapshotId) throws IOException, InterruptedException {
         driver.restore(app, snapshotId);
+    }
+
+    @Override
+    public Map<String, Optional<String>> lint(App app, Optional<String> headRelease) throws IOException, InterruptedException {
+        return driver.lint(app, headRelease);
     }
 
     @Override

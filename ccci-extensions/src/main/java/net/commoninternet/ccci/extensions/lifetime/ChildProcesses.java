@@ -12,12 +12,14 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 
 /**
  * Every child process of a run starts here, so every child gets the run's environment
  * ({@code ABRA_DIR} above all) and the run knows which children are alive when it must stop
  * them.
  */
+@API(status = API.Status.INTERNAL)
 public final class ChildProcesses {
 
     /** What a finished child left: its exit status and its merged output. */

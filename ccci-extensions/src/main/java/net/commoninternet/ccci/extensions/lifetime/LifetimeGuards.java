@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.extensions.lifetime;
 
 import java.time.Duration;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -27,6 +28,7 @@ import sun.misc.SignalHandler;
  * (JVM-NOTES, "Under Maven Surefire"): there Maven exits at once on TERM and the fork is told
  * to {@code System.exit(1)}; a signal handler alone would never see its teardown finish.
  */
+@API(status = API.Status.INTERNAL)
 public final class LifetimeGuards implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LifetimeGuards.class);

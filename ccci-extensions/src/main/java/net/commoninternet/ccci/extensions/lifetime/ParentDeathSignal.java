@@ -4,6 +4,7 @@ import jnr.constants.platform.Errno;
 import jnr.ffi.LastError;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.annotations.SaveError;
+import org.apiguardian.api.API;
 
 /**
  * The parent-death signal (spec section 2, first guard): once armed, the kernel sends this
@@ -15,6 +16,7 @@ import jnr.ffi.annotations.SaveError;
  * parent is re-checked after arming, against pid 1 and against the parent seen when this class
  * was loaded, early (under a subreaper an orphan's new parent is not pid 1).
  */
+@API(status = API.Status.INTERNAL)
 public final class ParentDeathSignal {
 
     /** libc's {@code prctl} and {@code getppid}; jnr-posix binds no {@code prctl}. */

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Taken before the app is created, so a janitor never sees a run app without its held lock.
  */
+@API(status = API.Status.INTERNAL)
 public final class AppDomainLock {
 
     private static final Logger LOG = LoggerFactory.getLogger(AppDomainLock.class);

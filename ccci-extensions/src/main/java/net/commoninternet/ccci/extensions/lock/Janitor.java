@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * coexists with a half-reaped one. The probe lock is held across the (slow, networked) reap by
  * design. Two racing janitors arbitrate on the same flock: one reaps, the other sees "held".
  */
+@API(status = API.Status.INTERNAL)
 public final class Janitor {
 
     private static final Logger LOG = LoggerFactory.getLogger(Janitor.class);

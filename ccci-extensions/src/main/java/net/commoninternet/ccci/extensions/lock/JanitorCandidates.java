@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import org.apiguardian.api.API;
 
 /**
  * Where the janitor looks for run apps: the env files under the canonical {@code servers/}
@@ -28,6 +29,7 @@ import net.commoninternet.ccci.extensions.workspace.AppNaming;
  * a key-only label filter ({@code label=com.docker.stack.namespace}) for services and secrets,
  * and its config model carries no labels.
  */
+@API(status = API.Status.INTERNAL)
 public final class JanitorCandidates {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -7,6 +7,7 @@ import jnr.constants.platform.OpenFlags;
 import jnr.posix.FileStat;
 import jnr.posix.POSIX;
 import jnr.posix.POSIXFactory;
+import org.apiguardian.api.API;
 
 /**
  * One open descriptor on an app lockfile and the {@code flock(2)} operations on it, shared by
@@ -20,6 +21,7 @@ import jnr.posix.POSIXFactory;
  * process's) and {@code O_NOFOLLOW} (the lock directory is shared and may be world-writable: a
  * planted symbolic link is refused, never followed).
  */
+@API(status = API.Status.INTERNAL)
 public final class LockFile implements AutoCloseable {
 
     /** flock(2) operations, fixed by the Linux ABI (jnr-constants has no table for them). */

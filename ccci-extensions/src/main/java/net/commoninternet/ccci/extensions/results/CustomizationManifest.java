@@ -14,12 +14,14 @@ import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Functional;
 import net.commoninternet.ccci.api.RecipeCustomization;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
+import org.apiguardian.api.API;
 
 /**
  * The customization a run used, as printed at its start and recorded in results.json: the
  * class, its keys (secret-looking values masked), hooks, assertions, functional tests, overlays
  * and what became of the recipe repository's own CI files.
  */
+@API(status = API.Status.INTERNAL)
 public final class CustomizationManifest {
 
     private CustomizationManifest() {

@@ -20,9 +20,10 @@ import java.util.stream.Stream;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
-import net.commoninternet.ccci.extensions.tiers.LintTier;
 import net.commoninternet.ccci.spi.RunRecord.Row;
 import net.commoninternet.ccci.spi.RunRecord.Status;
+import net.commoninternet.ccci.spi.SkipKind;
+import org.apiguardian.api.API;
 import net.commoninternet.ccci.spi.RunRecord;
 
 /**
@@ -31,19 +32,58 @@ import net.commoninternet.ccci.spi.RunRecord;
  * lint(5), each pass|fail|skip|unver; the level is the highest passing rung with every rung below
  * it pass or skip. Results describe the verdict; they never change it.
  */
+@API(status = API.Status.INTERNAL)
 public final class RunResults {
 
     enum Rung { INSTALL, UPGRADE, BACKUP_RESTORE, FUNCTIONAL, LINT }
 
     public enum Verdict { PASS, FAIL, SKIP, UNVER }
 
-    private static final String STRUCTURAL = "structural skip";
-    private static final String INTENTIONAL = "intentional skip";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** What the run knew of itself, for the results (all strings may be null when unknown). */
-    public record Run(String recipe, String version, int pr, String ref, String runId, String domain, Set<Tier> stages,
-               boolean cleanTeardown, Collection<String> secretValues, Map<String, Object> customization) {
+    /**
+     * What was tested: the recipe at a commit, the version label its head declares, and its app.
+     * Any of them may be null when unknown.
+     */
+    public record Tested(String recipe, String version, String ref, String domain) {
+    }
+
+    /**
+     * What the run leaves besides its verdict: whether its teardown was clean, the secret values
+     * it must never show (masked here and scanned for), and its customization manifest.
+     */
+    public record Evidence(boolean cleanTeardown, Collection<String> secretValues, Map<String, Object> customization) {
+    }
+
+    /** What the run knew of itself, for the results. */
+    public record Run(Tested tested, int pr, String runId, Set<Tier> stages, Evidence evidence) {
+        public String recipe() {
+            return tested.recipe();
+        }
+
+        public String version() {
+            return tested.version();
+        }
+
+        public String ref() {
+            return tested.ref();
+        }
+
+        public String domain() {
+            return tested.domain();
+        }
+
+        public boolean cleanTeardown() {
+            return evidence.cleanTeardown();
+        }
+
+        public Collection<String> secretValues() {
+            return evidence.secretValues();
+        }
+
+        public Map<String, Object> customization() {
+            return evidence.customization();
+        }
     }
 
     private RunResults() {
@@ -57,15 +97,13 @@ public final class RunResults {
         if (mine.stream().anyMatch(r -> r.status() == Status.FAILED)) {
             return Verdict.FAIL;
         }
-        if (mine.stream().anyMatch(r -> r.status() == Status.SKIPPED && r.message() != null
-                && r.message().startsWith(LintTier.FINDING))) {
+        if (mine.stream().anyMatch(r -> r.skip() == SkipKind.LINT_FINDING)) {
             return Verdict.FAIL; // verdict-neutral for the run, but the lint rung did not pass
         }
         // A skip without a structural or intentional reason means nobody knows: unverified. A
         // check skipped for a structural reason (no READY_PROBE, say) beside passing ones is no
         // reason to doubt the tier.
-        if (mine.stream().anyMatch(r -> r.status() == Status.SKIPPED && !(r.message() != null
-                && (r.message().startsWith(STRUCTURAL) || r.message().startsWith(INTENTIONAL))))) {
+        if (mine.stream().anyMatch(r -> r.skip() == SkipKind.UNVERIFIED)) {
             return Verdict.UNVER;
         }
         return mine.stream().anyMatch(r -> r.status() == Status.PASSED) ? Verdict.PASS : Verdict.SKIP;

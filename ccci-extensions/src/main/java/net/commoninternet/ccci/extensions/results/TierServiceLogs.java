@@ -6,15 +6,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Optional;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
-import net.commoninternet.ccci.extensions.run.ColdDeps;
 import net.commoninternet.ccci.extensions.swarm.ServiceLog;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunExtension;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>Evidence, never a judge: a failure to collect, write or attach a log is a warning, and the
  * tier's verdict is what its operation and checks made it.
  */
+@API(status = API.Status.INTERNAL)
 public final class TierServiceLogs implements RunExtension.AfterTier {
 
     private static final Logger LOG = LoggerFactory.getLogger(TierServiceLogs.class);
@@ -39,31 +42,21 @@ public final class TierServiceLogs implements RunExtension.AfterTier {
 
     @Override
     public void afterTier(RunContext run, Tier tier, Throwable failure) {
-        Optional<Deployment> deployment = run.find(Deployment.class);
-        if (deployment.isEmpty()) {
-            return;
-        }
+        Deployment deployment = Deployment.of(run);
+        RunContext.Store store = run.store(TierServiceLogs.class);
         // The app did not exist before its deploy, so the first window starts at the epoch.
-        Instant after = run.find(Collected.class).map(Collected::until).orElse(Instant.EPOCH);
+        Instant after = store.find(Collected.class).map(Collected::until).orElse(Instant.EPOCH);
         Instant until = Instant.now();
-        run.put(Collected.class, new Collected(until));
-        Path dir = run.settings().runsDir().resolve(run.settings().runId()).resolve("logs").resolve(tier.id());
+        store.put(Collected.class, new Collected(until));
+        Path dir = run.settings().runDir().resolve("logs").resolve(tier.id());
         try {
-            App app = deployment.get().app();
-            DockerClient client = deployment.get().docker().client();
-            java.util.List<App> deps = run.find(ColdDeps.class).map(ColdDeps::deployed).orElse(java.util.List.of()).stream()
-                    .filter(d -> !d.warm() && d.app() != null).map(ColdDeps.Dep::app).toList();
-            java.util.Set<String> secrets = new java.util.HashSet<>(app.secretValues().values());
-            deps.forEach(d -> secrets.addAll(d.secretValues().values()));
-            Files.createDirectories(dir);
-            for (Service service : client.listServicesCmd().withLabelFilter(StackLabels.of(app.stack())).exec()) {
-                write(run, client, service, app.stack(), dir, secrets, after, until);
-            }
-            for (App dep : deps) {
-                Path depDir = Files.createDirectories(dir.resolve(dep.recipe()));
-                for (Service service : client.listServicesCmd().withLabelFilter(StackLabels.of(dep.stack())).exec()) {
-                    write(run, client, service, dep.stack(), depDir, secrets, after, until);
-                }
+            App app = deployment.app();
+            Set<String> secrets = new HashSet<>(app.secretValues().values());
+            secrets.addAll(deployment.deps().secretValues());
+            LogWindow window = new LogWindow(run, deployment.docker().client(), secrets, after, until);
+            window.writeStack(app.stack(), Files.createDirectories(dir));
+            for (App dep : deployment.deps().coldApps()) {
+                window.writeStack(dep.stack(), Files.createDirectories(dir.resolve(dep.recipe())));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -73,24 +66,34 @@ public final class TierServiceLogs implements RunExtension.AfterTier {
         }
     }
 
-    private static void write(RunContext run, DockerClient client, Service service, String stack, Path dir,
-            java.util.Collection<String> secrets, Instant after, Instant until) throws InterruptedException {
-        String name = service.getSpec().getName();
-        String shortName = name.startsWith(stack + "_") ? name.substring(stack.length() + 1) : name;
-        Path file = dir.resolve(shortName + ".log");
-        try {
-            ServiceLog.Window window = ServiceLog.read(client, service.getId(), stack, after, until);
-            Files.writeString(file, window.render(secrets), StandardCharsets.UTF_8);
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception e) {
-            LOG.warn("could not collect the log of service {} (the verdict stands): {}", name, e.toString());
-            return;
+    /** One tier's window of service logs, {@code (after, until]}, masked with every secret the run knows. */
+    private record LogWindow(RunContext run, DockerClient client, Collection<String> secrets, Instant after, Instant until) {
+
+        /** Every service of {@code stack}, one file each in {@code dir}. */
+        void writeStack(String stack, Path dir) throws InterruptedException {
+            for (Service service : client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()) {
+                write(service, stack, dir);
+            }
         }
-        try {
-            run.attach(file, "text/plain");
-        } catch (Exception e) {
-            LOG.warn("could not attach {} to the test report (the file stays): {}", file, e.toString());
+
+        private void write(Service service, String stack, Path dir) throws InterruptedException {
+            String name = service.getSpec().getName();
+            String shortName = name.startsWith(stack + "_") ? name.substring(stack.length() + 1) : name;
+            Path file = dir.resolve(shortName + ".log");
+            try {
+                ServiceLog.Window window = ServiceLog.read(client, service.getId(), stack, after, until);
+                Files.writeString(file, window.render(secrets), StandardCharsets.UTF_8);
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                LOG.warn("could not collect the log of service {} (the verdict stands): {}", name, e.toString());
+                return;
+            }
+            try {
+                run.attach(file, "text/plain");
+            } catch (Exception e) {
+                LOG.warn("could not attach {} to the test report (the file stays): {}", file, e.toString());
+            }
         }
     }
 }

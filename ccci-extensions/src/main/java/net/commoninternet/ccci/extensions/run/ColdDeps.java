@@ -3,24 +3,24 @@ package net.commoninternet.ccci.extensions.run;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import net.commoninternet.ccci.extensions.driver.AppDriver;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import java.util.Optional;
+import net.commoninternet.ccci.extensions.deployment.Dependencies;
+import net.commoninternet.ccci.extensions.deployment.Dependencies.Dependency;
+import net.commoninternet.ccci.extensions.deployment.RunTools;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
-import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
-import net.commoninternet.ccci.extensions.workspace.RunState;
-import net.commoninternet.ccci.spi.DependencyKeys;
+import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
+import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunSettings;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,34 +45,22 @@ import org.slf4j.LoggerFactory;
  * include the main recipe, so two runs can only meet on a dependency lock after meeting on the
  * main app's lock: no lock-order cycle.
  */
+@API(status = API.Status.INTERNAL)
 public final class ColdDeps {
 
     private static final Logger LOG = LoggerFactory.getLogger(ColdDeps.class);
 
-    /** One dependency: cold (deployed by the run: {@code app} set once created) or warm (never touched). */
-    public record Dep(String recipe, String domain, App app, boolean warm) {
-    }
-
-    private final List<Dep> deployed = new ArrayList<>();
-    private final net.commoninternet.ccci.spi.RunSettings settings;
-    private final AppDriver driver;
-    private final DockerEngine docker;
-    private final RecipeFetch fetch;
-    private final ChildProcesses children;
-    private final RunAbraDir abraDir;
-    private final RunState state;
+    private final List<Dependency> deployed = new ArrayList<>();
+    private final RunContext run;
+    private final RunWorkspace workspace;
+    private final RunTools tools;
     private final RedactedConsole console;
 
-    /** The run's own means: its settings, driver, engine, fetch, child processes, ABRA_DIR, state and console. */
-    ColdDeps(net.commoninternet.ccci.spi.RunSettings settings, AppDriver driver, DockerEngine docker, RecipeFetch fetch,
-            ChildProcesses children, RunAbraDir abraDir, RunState state, RedactedConsole console) {
-        this.settings = settings;
-        this.driver = driver;
-        this.docker = docker;
-        this.fetch = fetch;
-        this.children = children;
-        this.abraDir = abraDir;
-        this.state = state;
+    /** The run's own means: what it was told, its workspace, its tools and its console. */
+    ColdDeps(RunContext run, RunWorkspace workspace, RunTools tools, RedactedConsole console) {
+        this.run = run;
+        this.workspace = workspace;
+        this.tools = tools;
         this.console = console;
     }
 
@@ -81,80 +69,80 @@ public final class ColdDeps {
     }
 
     /**
-     * Fetches, locks, creates, deploys and awaits each dependency in turn; whatever was created
-     * is in {@link #deployed()} for the teardown even when this throws.
+     * Fetches, locks, creates, deploys and awaits each dependency of the recipe in turn, for the
+     * recipe at {@code ref}; whatever was created is removed by {@link #remove()} even when this
+     * throws.
      */
-    void deploy(List<String> deps, net.commoninternet.ccci.spi.DependencyKeys depKeys, String recipe, String ref,
-            Duration timeout) throws IOException, InterruptedException {
-        for (String dep : deps) {
-            java.util.Optional<String> warm = depKeys.of(dep).warmCanonical(dep);
-            if (warm.isPresent()) {
-                SwarmConvergence.Report live = new SwarmConvergence(docker).inspect(AppNaming.stackName(warm.get()));
-                if (live.converged()) {
-                    LOG.info("== dependency {} of {}: the warm app {} (WARM_CANONICAL), live and converged ==", dep,
-                            recipe, warm.get());
-                    deployed.add(new Dep(dep, warm.get(), null, true));
-                    continue;
-                }
-                LOG.warn("dependency {}: its warm app {} is not usable ({}); deploying it cold", dep, warm.get(),
-                        String.join("; ", live.problems()));
-                state.recordDependencySkip(dep + ": warm app " + warm.get() + " not usable, deployed cold");
+    Dependencies deploy(String ref) throws IOException, InterruptedException {
+        Duration timeout = Duration.ofSeconds(run.keys().deployTimeoutSeconds());
+        for (String dep : run.keys().deps()) {
+            if (!usedWarm(dep)) {
+                deployCold(dep, ref, timeout);
             }
-            RecipeFetch.Fetched tree = fetch.fetch(settings.recipesDir().resolve(dep), abraDir.recipe(dep), null);
-            String domain = domain(dep, settings.pr(), recipe, ref);
-            AppDomainLock.acquire(settings.appLockDir(), domain);
-            state.recordDependency(domain);
-            LOG.info("== dependency {} of {}: app {} (cold, at {}) ==", dep, recipe, domain, tree.commit());
-            deployed.add(new Dep(dep, domain, null, false));
-            App app = driver.newApp(dep, domain, tree.dir(), abraDir);
-            console.addSecrets(app.secretValues().values());
-            deployed.set(deployed.size() - 1, new Dep(dep, domain, app, false));
-            // Set up like any app: its EXTRA_ENV, and its own CI files only if it is approved.
-            new RecipeSetup(settings.approvedRecipes().contains(dep), java.util.Optional.empty(), children)
-                    .beforeInstall(app, depKeys.of(dep));
-            driver.deploy(app);
-            SwarmConvergence.Report report = new SwarmConvergence(docker).await(app.stack(), timeout);
-            if (!report.converged()) {
-                throw new IllegalStateException("dependency " + dep + " (" + domain + ") did not converge: "
-                        + report.describe() + " — the app under test cannot be tested without it.");
-            }
-            Map<String, String> mounted = MountedSecrets.read(docker.client(), app.stack());
-            console.addSecrets(mounted.values());
-            deployed.set(deployed.size() - 1, new Dep(dep, domain, app.withSecrets(mounted), false));
         }
+        return new Dependencies(deployed);
     }
 
-    /** Every secret value of the cold dependencies, for masking and the leak scan. */
+    /** A {@code WARM_CANONICAL} dependency whose warm app is live and converged is used as it is. */
+    private boolean usedWarm(String dep) throws IOException {
+        Optional<String> warm = run.dependencyKeys().of(dep).warmCanonical(dep);
+        if (warm.isEmpty()) {
+            return false;
+        }
+        SwarmConvergence.Report live = new SwarmConvergence(tools.docker()).inspect(AppNaming.stackName(warm.get()));
+        if (live.converged()) {
+            LOG.info("== dependency {} of {}: the warm app {} (WARM_CANONICAL), live and converged ==", dep,
+                    run.recipe(), warm.get());
+            deployed.add(new Dependency(dep, warm.get(), null, true));
+            return true;
+        }
+        LOG.warn("dependency {}: its warm app {} is not usable ({}); deploying it cold", dep, warm.get(),
+                String.join("; ", live.problems()));
+        workspace.state().recordDependencySkip(dep + ": warm app " + warm.get() + " not usable, deployed cold");
+        return false;
+    }
+
+    private void deployCold(String dep, String ref, Duration timeout) throws IOException, InterruptedException {
+        RunSettings settings = run.settings();
+        RecipeFetch.Fetched tree = workspace.fetch().fetch(settings.paths().recipesDir().resolve(dep),
+                workspace.abraDir().recipe(dep), null);
+        String domain = domain(dep, settings.subject().pr(), run.recipe(), ref);
+        AppDomainLock.acquire(settings.paths().appLockDir(), domain);
+        workspace.state().recordDependency(domain);
+        LOG.info("== dependency {} of {}: app {} (cold, at {}) ==", dep, run.recipe(), domain, tree.commit());
+        deployed.add(new Dependency(dep, domain, null, false));
+        App app = tools.driver().newApp(dep, domain, tree.dir(), workspace.abraDir());
+        console.addSecrets(app.secretValues().values());
+        deployed.set(deployed.size() - 1, new Dependency(dep, domain, app, false));
+        // Set up like any app: its EXTRA_ENV, and its own CI files only if it is approved.
+        new RecipeSetup(settings.options().approvedRecipes().contains(dep), Optional.empty(), workspace.children())
+                .beforeInstall(app, run.dependencyKeys().of(dep));
+        tools.driver().deploy(app);
+        SwarmConvergence.Report report = new SwarmConvergence(tools.docker()).await(app.stack(), timeout);
+        if (!report.converged()) {
+            throw new IllegalStateException("dependency " + dep + " (" + domain + ") did not converge: "
+                    + report.describe() + " — the app under test cannot be tested without it.");
+        }
+        Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack());
+        console.addSecrets(mounted.values());
+        deployed.set(deployed.size() - 1, new Dependency(dep, domain, app.withSecrets(mounted), false));
+    }
+
+    /** Every secret value of the cold dependencies created so far, for masking and the leak scan. */
     List<String> secretValues() {
-        return deployed.stream().filter(d -> d.app() != null).flatMap(d -> d.app().secretValues().values().stream()).toList();
-    }
-
-    public List<Dep> deployed() {
-        return List.copyOf(deployed);
-    }
-
-    /** How many dependencies this run deployed cold: each is one deploy in the deploy count. */
-    public int coldCount() {
-        return (int) deployed.stream().filter(d -> !d.warm()).count();
-    }
-
-    /** Recipe to domain, in the order deployed. */
-    Map<String, String> domains() {
-        Map<String, String> domains = new LinkedHashMap<>();
-        deployed.forEach(d -> domains.put(d.recipe(), d.domain()));
-        return domains;
+        return new Dependencies(deployed).secretValues();
     }
 
     /** Removes every cold dependency created, last first (warm apps are never touched); returns what is left of them. */
     List<String> remove() {
         List<String> left = new ArrayList<>();
         for (int i = deployed.size() - 1; i >= 0; i--) {
-            Dep dep = deployed.get(i);
+            Dependency dep = deployed.get(i);
             if (dep.warm()) {
                 continue;
             }
             try {
-                left.addAll(driver.remove(dep.domain()));
+                left.addAll(tools.driver().remove(dep.domain()));
             } catch (Exception e) {
                 left.add("dependency " + dep.domain() + " (" + e + ")");
             }

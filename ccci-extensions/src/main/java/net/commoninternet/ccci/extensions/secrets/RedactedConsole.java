@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * The run's console, filtered: while installed, everything written to {@code System.out} and
@@ -24,6 +25,7 @@ import java.util.Set;
  * caught. Logback's console appender writes through {@code System.out} at each event, so it is
  * filtered too.
  */
+@API(status = API.Status.INTERNAL)
 public final class RedactedConsole implements AutoCloseable {
 
     private static final int MAX_LINE = 64 * 1024;

@@ -5,12 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * Masks what looks like a secret before a value reaches the results: a value under a
  * secret-looking name ({@code *PASSWORD*}, {@code *TOKEN*}, {@code *_KEY}, ...), credentials in
  * a URL ({@code scheme://user:secret@host}), and any of the app's generated secret values.
  */
+@API(status = API.Status.INTERNAL)
 public final class SecretMasking {
 
     public static final String MASK = "********";

@@ -6,8 +6,10 @@ import com.github.dockerjava.api.model.Service;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /** The {@code backupbot.*} labels recipes put on their services, as backup-bot-two reads them. */
+@API(status = API.Status.INTERNAL)
 public final class BackupLabels {
 
     public static final String BACKUP = "backupbot.backup";

@@ -7,8 +7,10 @@ import com.github.dockerjava.api.model.Frame;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /** {@code sh -c} inside a service's running container: hooks, markers, probes of app state. */
+@API(status = API.Status.INTERNAL)
 public final class ContainerExec {
 
     /** What the command left: its exit status and merged output. */

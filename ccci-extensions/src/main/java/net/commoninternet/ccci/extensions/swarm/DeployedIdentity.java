@@ -5,12 +5,14 @@ import com.github.dockerjava.api.model.Service;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * What is deployed, read from the swarm: the recipe version label
  * ({@code coop-cloud.<stack>.version}) and each service's image. An upgrade has moved when this
  * equals the head's and differs from the base's.
  */
+@API(status = API.Status.INTERNAL)
 public record DeployedIdentity(Optional<String> version, Map<String, String> images) {
 
     public static DeployedIdentity read(DockerClient client, String stack) {

@@ -7,12 +7,14 @@ import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * The connection to the local Docker engine, made once per run before anything else touches
  * the host: a run without an engine or without an active swarm stops here, having created
  * nothing, with one sentence that names the fix.
  */
+@API(status = API.Status.INTERNAL)
 public record DockerEngine(DockerClient client, DockerHttpClient http) implements AutoCloseable {
 
     static final String SETUP_HINT = "run scripts/setup-local-swarm as root to install and start it";

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * Real HTTP against a deployed app, sent the way the production proxy reaches it: from a
@@ -21,18 +22,17 @@ import java.util.regex.Pattern;
  * published ports are not used: they do not route on hosts without IPVS (see ENVIRONMENT.md),
  * and recipes publish no ports. The service is addressed as {@code tasks.<service>}.
  */
+@API(status = API.Status.INTERNAL)
 public final class HttpProbe {
 
-    /** The image the probe container runs (busybox wget); built by scripts/setup-local-swarm. */
-    public static final String PROBE_IMAGE = System.getProperty("ccci.probe-image", "ccci.local/busybox:1");
     static final String PROXY_NETWORK = "proxy";
 
     private static final int PROBE_TIMEOUT_SECONDS = 15;
     private static final Pattern PORT_LABEL = Pattern.compile("traefik\\.http\\.services\\.[^.]+\\.loadbalancer\\.server\\.port");
     private static final Pattern STATUS = Pattern.compile("HTTP/\\d(?:\\.\\d)? (\\d{3})");
 
-    /** Where the proxy would send the app's traffic. */
-    public record Target(String service, int port) {
+    /** Where the proxy would send the app's traffic: a service of {@code stack}, on {@code port}. */
+    public record Target(String stack, String service, int port) {
         public String url(String path) {
             return "http://tasks." + service + ":" + port + (path.startsWith("/") ? path : "/" + path);
         }
@@ -43,9 +43,12 @@ public final class HttpProbe {
     }
 
     private final DockerClient client;
+    private final String image;
 
-    public HttpProbe(DockerClient client) {
+    /** @param image what the probe containers run (busybox's wget and nc: {@code ccci.probe-image}) */
+    public HttpProbe(DockerClient client, String image) {
         this.client = client;
+        this.image = image;
     }
 
     /** The stack's service with {@code traefik.enable=true} and a load-balancer port label. */
@@ -57,7 +60,7 @@ public final class HttpProbe {
             }
             for (Map.Entry<String, String> label : labels.entrySet()) {
                 if (PORT_LABEL.matcher(label.getKey()).matches()) {
-                    return Optional.of(new Target(service.getSpec().getName(), Integer.parseInt(label.getValue().trim())));
+                    return Optional.of(new Target(stack, service.getSpec().getName(), Integer.parseInt(label.getValue().trim())));
                 }
             }
         }
@@ -65,10 +68,10 @@ public final class HttpProbe {
     }
 
     /** One GET of {@code path} with {@code Host: domain}; redirects are not followed. */
-    public Answer get(String stack, Target target, String domain, String path) throws InterruptedException {
+    public Answer get(Target target, String domain, String path) throws InterruptedException {
         // No -T: busybox 1.35's wget crashes (SIGSEGV) with it; the container wait bounds the probe.
         List<String> command = List.of("wget", "-S", "-O", "-", "--header", "Host: " + domain, target.url(path));
-        String id = startProbe(stack, command);
+        String id = startProbe(target.stack(), command);
         try {
             if (exitWithin(id, PROBE_TIMEOUT_SECONDS) == null) {
                 return new Answer(-1, "no answer within " + PROBE_TIMEOUT_SECONDS + " s", "");
@@ -89,11 +92,11 @@ public final class HttpProbe {
      * {@code stableConnects} TCP connects in a row, one a second, to the service's tasks on
      * {@code port}, from the proxy network; true when every one connected.
      */
-    public boolean tcp(String stack, String service, int port, int stableConnects) throws InterruptedException {
+    public boolean tcp(Target target, int port, int stableConnects) throws InterruptedException {
         String script = "i=0; while [ $i -lt " + stableConnects + " ]; do"
-                + " nc -w 2 tasks." + service + " " + port + " </dev/null >/dev/null 2>&1 || exit 1;"
+                + " nc -w 2 tasks." + target.service() + " " + port + " </dev/null >/dev/null 2>&1 || exit 1;"
                 + " i=$((i+1)); [ $i -lt " + stableConnects + " ] && sleep 1; done; exit 0";
-        String id = startProbe(stack, List.of("sh", "-c", script));
+        String id = startProbe(target.stack(), List.of("sh", "-c", script));
         try {
             Integer exit = exitWithin(id, PROBE_TIMEOUT_SECONDS + 3L * stableConnects);
             return exit != null && exit == 0;
@@ -104,7 +107,7 @@ public final class HttpProbe {
 
     /** A probe container on the proxy network, labelled so the stack's teardown removes it too; started. */
     private String startProbe(String stack, List<String> command) {
-        String id = client.createContainerCmd(PROBE_IMAGE)
+        String id = client.createContainerCmd(image)
                 .withCmd(command)
                 .withLabels(Map.of(StackLabels.PROBE, stack))
                 .withHostConfig(HostConfig.newHostConfig().withNetworkMode(PROXY_NETWORK))
@@ -128,13 +131,13 @@ public final class HttpProbe {
     }
 
     /** GETs until a status in {@code ok} answers or {@code timeout} passes; returns the last answer. */
-    public Answer await(String stack, Target target, String domain, String path, List<Integer> ok, Duration timeout)
+    public Answer await(Target target, String domain, String path, List<Integer> ok, Duration timeout)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        Answer answer = get(stack, target, domain, path);
+        Answer answer = get(target, domain, path);
         while (!ok.contains(answer.status()) && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(500);
-            answer = get(stack, target, domain, path);
+            answer = get(target, domain, path);
         }
         return answer;
     }

@@ -7,6 +7,7 @@ import com.github.dockerjava.api.model.Service;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +18,7 @@ import org.slf4j.LoggerFactory;
  * its output is withheld, so this is how a run learns what to mask there. Read right after the
  * deploy converged, before anything the run writes (service logs, results) could contain them.
  */
+@API(status = API.Status.INTERNAL)
 public final class MountedSecrets {
 
     private static final Logger LOG = LoggerFactory.getLogger(MountedSecrets.class);

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
+import org.apiguardian.api.API;
 
 /**
  * One service's log over a window of time {@code (after, until]}, read task by task from the
@@ -35,6 +36,7 @@ import net.commoninternet.ccci.extensions.secrets.SecretMasking;
  * line is cut after {@value #MAX_LINE_CHARS} characters. A line is masked before it is cut, so
  * a cut never leaves part of a secret value behind.
  */
+@API(status = API.Status.INTERNAL)
 public final class ServiceLog {
 
     static final int MAX_LINES = 5_000;

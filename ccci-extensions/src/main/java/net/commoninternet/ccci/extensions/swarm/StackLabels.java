@@ -1,8 +1,10 @@
 package net.commoninternet.ccci.extensions.swarm;
 
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /** The labels that tie swarm objects to a stack, as {@code docker stack deploy} sets them. */
+@API(status = API.Status.INTERNAL)
 public final class StackLabels {
 
     /** Set by {@code docker stack deploy} on services, networks, volumes, secrets and configs. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * janitor can reap with it and a second teardown is a no-op. Uses docker-java only: no child
  * process that a second TERM to the process group could kill mid-teardown.
  */
+@API(status = API.Status.INTERNAL)
 public final class StackTeardown {
 
     private static final Logger LOG = LoggerFactory.getLogger(StackTeardown.class);

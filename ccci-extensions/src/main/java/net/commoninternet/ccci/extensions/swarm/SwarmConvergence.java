@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.StreamSupport;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,7 @@ import org.slf4j.LoggerFactory;
  * Swarm events wake the wait (inspection stays the truth), so a converged stack is seen within
  * tens of milliseconds; without events it re-inspects at most every half second.
  */
+@API(status = API.Status.INTERNAL)
 public final class SwarmConvergence {
 
     private static final Logger LOG = LoggerFactory.getLogger(SwarmConvergence.class);

@@ -4,16 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.extensions.deployment.AppProbes;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
+import net.commoninternet.ccci.extensions.deployment.TierOutputs;
+import net.commoninternet.ccci.extensions.swarm.AppProbes;
 import net.commoninternet.ccci.extensions.swarm.BackupLabels;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.Skipped;
 import net.commoninternet.ccci.spi.TierPlugin;
-import org.opentest4j.TestAbortedException;
+import org.apiguardian.api.API;
 
 /**
  * BACKUP, for backup-capable apps (a service labelled {@code backupbot.backup=true}): seeds a
@@ -21,13 +24,10 @@ import org.opentest4j.TestAbortedException;
  * app still converges and serves (pre/post hooks ran in it). RESTORE later changes the marker
  * and expects the seeded value back.
  */
+@API(status = API.Status.INTERNAL)
 public final class BackupTier implements TierPlugin {
 
     static final String MARKER = ".ccci-restore-marker";
-
-    /** The backup RESTORE restores: its snapshot, and where and what the marker was. */
-    record Taken(String snapshotId, String service, String markerFile, String seeded) {
-    }
 
     @Override
     public Tier tier() {
@@ -37,19 +37,20 @@ public final class BackupTier implements TierPlugin {
     @Override
     public List<Check> checks() {
         return List.of(
-                Check.of("snapshot-created", BackupTier::snapshotCreated),
-                Check.of("backup-verified", BackupTier::verified),
-                Check.of("converged", GenericChecks::converged),
-                Check.of("serves-http", GenericChecks::servesHttp));
+                TierCheck.named("snapshot-created", BackupTier::snapshotCreated),
+                TierCheck.named("backup-verified", BackupTier::verified),
+                TierCheck.named("converged", GenericChecks::converged),
+                TierCheck.named("serves-http", GenericChecks::servesHttp));
     }
 
     @Override
     public void operate(RunContext run) throws Exception {
-        Deployment deployment = run.get(Deployment.class);
-        boolean labelled = BackupLabels.capable(deployment.docker().client(), deployment.app().stack());
-        java.util.Optional<Boolean> declared = run.find(CiKeys.class).orElse(CiKeys.defaults()).backupCapable();
+        Deployment deployment = Deployment.of(run);
+        String stack = deployment.app().stack();
+        boolean labelled = BackupLabels.capable(deployment.docker().client(), stack);
+        Optional<Boolean> declared = deployment.keys().backupCapable();
         if (declared.isPresent() && !declared.get()) {
-            throw new TestAbortedException("intentional skip: the recipe sets BACKUP_CAPABLE=false");
+            throw Skipped.intentional("the recipe sets BACKUP_CAPABLE=false");
         }
         if (!labelled) {
             if (declared.isPresent()) {
@@ -57,29 +58,28 @@ public final class BackupTier implements TierPlugin {
                         + " backupbot.backup=true, so there is nothing to back up: label the services whose data"
                         + " matters (backupbot.backup=true, backupbot.backup.path=...)");
             }
-            throw new TestAbortedException("structural skip: no service of the app is labelled backupbot.backup=true");
+            throw Skipped.structural("no service of the app is labelled backupbot.backup=true");
         }
-        Map.Entry<String, String> place = BackupLabels.markerPlace(deployment.docker().client(), deployment.app().stack());
+        Map.Entry<String, String> place = BackupLabels.markerPlace(deployment.docker().client(), stack);
         String markerFile = place.getValue() + "/" + MARKER;
         String seeded = "seeded-by-run-" + run.settings().runId() + "-" + System.nanoTime();
-        ContainerExec exec = new ContainerExec(deployment.docker().client());
+        ContainerExec exec = deployment.exec();
         ContainerExec.Result wrote = exec.sh(exec.runningContainer(place.getKey()),
                 "mkdir -p '" + place.getValue() + "' && printf %s '" + seeded + "' > '" + markerFile + "'");
         assertThat(wrote.ok()).as("seeding the restore marker in %s: %s", place.getKey(), wrote.output()).isTrue();
         String snapshot = deployment.driver().backup(deployment.app());
-        run.put(Taken.class, new Taken(snapshot, place.getKey(), markerFile, seeded));
+        deployment.outputs().backup(new TierOutputs.Backup(snapshot, place.getKey(), markerFile, seeded));
     }
 
     /** The recipe's BACKUP_VERIFY probe passes, within 3 tries. */
-    private static void verified(RunContext run) throws InterruptedException {
-        CiKeys keys = run.find(CiKeys.class).orElse(CiKeys.defaults());
-        CiKeys.Probe probe = keys.backupVerify().orElseThrow(() -> new TestAbortedException(
-                "structural skip: the recipe sets no BACKUP_VERIFY"));
-        AppProbes.Outcome outcome = new AppProbes(run.get(Deployment.class), keys).retry(probe, 3);
+    private static void verified(Deployment deployment) throws InterruptedException {
+        CiKeys.Probe probe = deployment.keys().backupVerify().orElseThrow(() -> Skipped.structural(
+                "the recipe sets no BACKUP_VERIFY"));
+        AppProbes.Outcome outcome = deployment.probes().retry(probe, 3);
         assertThat(outcome.ok()).as("BACKUP_VERIFY %s (3 tries): %s", probe, outcome.detail()).isTrue();
     }
 
-    private static void snapshotCreated(RunContext run) {
-        assertThat(run.get(Taken.class).snapshotId()).as("snapshot id").matches("[0-9a-f]{8,64}");
+    private static void snapshotCreated(Deployment deployment) {
+        assertThat(deployment.outputs().backup().orElseThrow().snapshotId()).as("snapshot id").matches("[0-9a-f]{8,64}");
     }
 }

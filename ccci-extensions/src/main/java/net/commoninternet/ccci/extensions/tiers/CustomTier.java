@@ -6,12 +6,14 @@ import net.commoninternet.ccci.extensions.deployment.Deployment;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.TierPlugin;
+import org.apiguardian.api.API;
 
 /**
  * CUSTOM: the recipe's own functional tests ({@code @Functional} methods of its customization)
  * against the live app. It has no generic checks and no operation of its own; a recipe without
  * functional tests has nothing here and the tier is reported skipped (unver).
  */
+@API(status = API.Status.INTERNAL)
 public final class CustomTier implements TierPlugin {
 
     @Override
@@ -26,6 +28,6 @@ public final class CustomTier implements TierPlugin {
 
     @Override
     public void operate(RunContext run) {
-        run.get(Deployment.class);
+        Deployment.of(run);
     }
 }

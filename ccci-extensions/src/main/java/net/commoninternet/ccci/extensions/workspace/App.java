@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * A run's app: where its recipe tree and env file are. The env file is the truth a deploy reads
@@ -11,12 +12,18 @@ import java.util.Map;
  * UPGRADE_EXTRA_ENV before the upgrade. {@code secretValues} holds the generated secrets, so
  * output and artifacts can be filtered and scanned for them; it is never logged.
  */
-public record App(String recipe, String domain, String stack, Path recipeDir, Path envFile, Map<String, String> secretValues) {
+@API(status = API.Status.INTERNAL)
+public record App(String recipe, String domain, Path recipeDir, Path envFile, Map<String, String> secretValues) {
+
+    /** The app's stack: its domain with dots as underscores, as abra names it. */
+    public String stack() {
+        return AppNaming.stackName(domain);
+    }
 
     /** The environment the compose files are interpolated with: the env file now, plus {@code STACK_NAME}. */
     public Map<String, String> deployEnv() throws IOException {
         Map<String, String> env = new HashMap<>(AppEnv.read(envFile).values());
-        env.put("STACK_NAME", stack);
+        env.put("STACK_NAME", stack());
         return env;
     }
 
@@ -24,11 +31,11 @@ public record App(String recipe, String domain, String stack, Path recipeDir, Pa
     public App withSecrets(Map<String, String> more) {
         Map<String, String> all = new java.util.LinkedHashMap<>(secretValues);
         more.forEach(all::putIfAbsent);
-        return new App(recipe, domain, stack, recipeDir, envFile, Map.copyOf(all));
+        return new App(recipe, domain, recipeDir, envFile, Map.copyOf(all));
     }
 
     @Override
     public String toString() {
-        return "App[" + domain + ", stack " + stack + "]";
+        return "App[" + domain + ", stack " + stack() + "]";
     }
 }

@@ -8,11 +8,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * An app's env file, {@code $ABRA_DIR/servers/<server>/<domain>.env}: {@code KEY=value} lines
  * as abra writes them (comments and blank lines kept, values optionally quoted).
  */
+@API(status = API.Status.INTERNAL)
 public final class AppEnv {
 
     private final List<String> lines;

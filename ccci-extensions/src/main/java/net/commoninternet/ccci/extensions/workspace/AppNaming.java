@@ -5,11 +5,13 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * Names of a run's app, following the spec: the domain is unique per (recipe, pr, ref), and
  * everything the run creates on the swarm is namespaced by it.
  */
+@API(status = API.Status.INTERNAL)
 public final class AppNaming {
 
     static final String DOMAIN_SUFFIX = ".ci.commoninternet.net";

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import org.apache.commons.io.FileUtils;
+import org.apiguardian.api.API;
 
 /**
  * Puts the recipe under test into the run's own tree, {@code $ABRA_DIR/recipes/<recipe>}, as a
@@ -24,6 +25,7 @@ import org.apache.commons.io.FileUtils;
  *   <li>a plain recipe folder ({@code compose.yml} at its top): committed once as it is.
  * </ul>
  */
+@API(status = API.Status.INTERNAL)
 public final class RecipeFetch {
 
     /** The fetched tree: where it is, the commit checked out, and the release tags it has. */

@@ -15,6 +15,7 @@ import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.RecipeCustomization;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,7 @@ import org.slf4j.LoggerFactory;
  * test ({@code compose.ccci.yml}, {@code install_steps.sh}): those are used only for recipes on
  * the approved list, and otherwise ignored with a log line and a note in the results.
  */
+@API(status = API.Status.INTERNAL)
 public final class RecipeSetup {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecipeSetup.class);

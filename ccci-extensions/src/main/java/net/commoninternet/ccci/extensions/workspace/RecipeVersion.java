@@ -4,8 +4,10 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /** A recipe release, {@code <recipe-semver>+<upstream-version>}, ordered by its semver part. */
+@API(status = API.Status.INTERNAL)
 public record RecipeVersion(String text, int major, int minor, int patch) implements Comparable<RecipeVersion> {
 
     private static final Pattern FORM = Pattern.compile("(\\d+)\\.(\\d+)\\.(\\d+)(\\+.+)?");

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import org.apache.commons.io.FileUtils;
+import org.apiguardian.api.API;
 
 /**
  * The per-run ABRA_DIR (spec section 4): {@code <runs dir>/<run id>/abra/} with
@@ -13,7 +14,11 @@ import org.apache.commons.io.FileUtils;
  * can check out a ref under the other; app env files still land in the canonical
  * {@code servers/}, where the janitor and out-of-run tooling see them.
  */
+@API(status = API.Status.INTERNAL)
 public record RunAbraDir(Path root, Path canonical) {
+
+    /** The abra server every run app lives on: the local swarm, {@code servers/default/}. */
+    public static final String SERVER = "default";
 
     /**
      * Builds the tree. {@code recipes/} always starts empty: a folder left by an earlier run with
@@ -35,6 +40,16 @@ public record RunAbraDir(Path root, Path canonical) {
             }
         }
         return new RunAbraDir(root, canonicalAbraDir);
+    }
+
+    /** The app's env file, {@code servers/default/<domain>.env}, where abra keeps it. */
+    public Path envFile(String domain) {
+        return servers().resolve(SERVER).resolve(domain + ".env");
+    }
+
+    /** The canonical {@code servers/}, shared by every run and by out-of-run tooling. */
+    public Path canonicalServers() {
+        return canonical.resolve("servers");
     }
 
     Path recipes() {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * The run-scoped state files (spec section 3): the deploy count, op state, dependencies and
@@ -26,6 +27,7 @@ import java.util.Map;
  * links), sandboxed with the runs dir in tests, and keeps a killed run's state next to its
  * other leftovers for a post-mortem. A normal end removes them.
  */
+@API(status = API.Status.INTERNAL)
 public record RunState(Path deploys, Path opState, Path deps, Path depSkip) {
 
     public static RunState create(Path runDir, String runId, long pid) throws IOException {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * How this run upgrades, decided before the app exists: the base release deployed first, the
@@ -11,6 +12,7 @@ import java.util.regex.Pattern;
  * (what the deployed app must show once upgraded). Without a base the UPGRADE tier is a
  * structural skip with {@code reason}.
  */
+@API(status = API.Status.INTERNAL)
 public record UpgradePlan(Optional<RecipeVersion> base, String headCommit, Optional<String> headVersion,
                    Optional<String> headRelease, String reason) {
 

@@ -5,17 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppEnv;
 import net.commoninternet.ccci.extensions.workspace.TempApp;
-import net.commoninternet.ccci.spi.RunContext;
-import net.commoninternet.ccci.spi.RunSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,10 +22,7 @@ class RunHookContextTest {
     Path root;
 
     private RunHookContext context(App app, Tier op) {
-        RunSettings settings = new RunSettings("demo", 0, null, "1", Set.of(op), root, "swarm", root, root, root,
-                Duration.ofMinutes(5), false, Set.of());
-        return new RunHookContext(app, CiKeys.defaults(), op, new RunContext(settings, app.recipeDir(), Set.of(op), List.of()),
-                java.util.Map.of());
+        return new RunHookContext(app, CiKeys.defaults(), op, Optional.empty(), Map.of());
     }
 
     @Test

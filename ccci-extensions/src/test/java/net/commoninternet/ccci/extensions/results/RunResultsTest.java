@@ -14,9 +14,9 @@ import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.results.RunResults.Rung;
 import net.commoninternet.ccci.extensions.results.RunResults.Verdict;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
-import net.commoninternet.ccci.extensions.tiers.LintTier;
 import net.commoninternet.ccci.spi.RunRecord.Row;
 import net.commoninternet.ccci.spi.RunRecord.Status;
+import net.commoninternet.ccci.spi.SkipKind;
 import net.commoninternet.ccci.spi.RunRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +27,7 @@ class RunResultsTest {
     Path runDir;
 
     private static Row pass(Tier tier) {
-        return new Row(tier, "check", Status.PASSED, null);
+        return Row.passed(tier, "check");
     }
 
     @Test
@@ -44,9 +44,9 @@ class RunResultsTest {
 
     @Test
     void tierVerdictsDistinguishStructuralSkipsFromUnverifiedTiers() {
-        List<Row> rows = List.of(pass(Tier.INSTALL), new Row(Tier.INSTALL, "other", Status.FAILED, "boom"),
-                new Row(Tier.UPGRADE, null, Status.SKIPPED, "structural skip: no release older than the head"),
-                new Row(Tier.CUSTOM, null, Status.SKIPPED, "tier custom has no implementation on the class path (unver)"),
+        List<Row> rows = List.of(pass(Tier.INSTALL), Row.failed(Tier.INSTALL, "other", "boom"),
+                Row.skipped(Tier.UPGRADE, null, SkipKind.STRUCTURAL, "structural skip: no release older than the head"),
+                Row.skipped(Tier.CUSTOM, null, SkipKind.UNVERIFIED, "tier custom has no implementation on the class path (unver)"),
                 pass(Tier.BACKUP));
 
         Map<Rung, Verdict> rungs = RunResults.rungs(rows);
@@ -58,8 +58,8 @@ class RunResultsTest {
 
     @Test
     void aLintFindingFailsTheLintRungWithoutFailingAnyCheck() {
-        List<Row> rows = List.of(pass(Tier.INSTALL), new Row(Tier.LINT, "compose-parses", Status.PASSED, null),
-                new Row(Tier.LINT, "healthchecks", Status.SKIPPED, LintTier.FINDING + "services without a healthcheck: app"));
+        List<Row> rows = List.of(pass(Tier.INSTALL), Row.passed(Tier.LINT, "compose-parses"),
+                Row.skipped(Tier.LINT, "healthchecks", SkipKind.LINT_FINDING, SkipKind.LINT_FINDING.describe("services without a healthcheck: app")));
 
         assertThat(RunResults.rungs(rows)).containsEntry(Rung.LINT, Verdict.FAIL);
     }
@@ -68,9 +68,10 @@ class RunResultsTest {
     void resultsJsonCarriesTheRunTheRowsTheRungsTheLevelAndTheFlags() throws Exception {
         RunRecord record = new RunRecord();
         record.add(pass(Tier.INSTALL));
-        record.add(new Row(Tier.UPGRADE, null, Status.SKIPPED, "structural skip: no release older than the head"));
-        RunResults.Run run = new RunResults.Run("demo", "1.0.0+1", 7, "abc123", "42", "demo-abcdef.ci.commoninternet.net",
-                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), true, List.of("s3cret-value-xyz"), Map.of());
+        record.add(Row.skipped(Tier.UPGRADE, null, SkipKind.STRUCTURAL, "structural skip: no release older than the head"));
+        RunResults.Run run = new RunResults.Run(
+                new RunResults.Tested("demo", "1.0.0+1", "abc123", "demo-abcdef.ci.commoninternet.net"), 7, "42",
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), new RunResults.Evidence(true, List.of("s3cret-value-xyz"), Map.of()));
 
         Path file = RunResults.write(runDir, run, record);
 
@@ -93,13 +94,14 @@ class RunResultsTest {
     void resultsJsonFollowsThePublishedSchema() throws Exception {
         RunRecord record = new RunRecord();
         record.add(pass(Tier.INSTALL));
-        record.add(new Row(Tier.UPGRADE, null, Status.SKIPPED, "structural skip: no release older than the head"));
-        record.add(new Row(Tier.BACKUP, "snapshot-created", Status.FAILED, "expected a snapshot id"));
-        Map<String, Object> manifest = CustomizationManifest.of(CiKeys.parse("demo",
-                        Map.of("EXTRA_ENV", Map.of("SMTP_PASSWORD", "p")), k -> "").keys().orElseThrow(),
+        record.add(Row.skipped(Tier.UPGRADE, null, SkipKind.STRUCTURAL, "structural skip: no release older than the head"));
+        record.add(Row.failed(Tier.BACKUP, "snapshot-created", "expected a snapshot id"));
+        Map<String, Object> manifest = CustomizationManifest.of(CiKeys.validated(
+                        Map.of("EXTRA_ENV", Map.of("SMTP_PASSWORD", "p"))),
                 java.util.Optional.empty(), Map.of("install_steps.sh", "ignored"), false, List.of());
-        RunResults.Run run = new RunResults.Run("demo", null, 7, "abc123", "42", "demo-abcdef.ci.commoninternet.net",
-                EnumSet.of(Tier.INSTALL, Tier.UPGRADE, Tier.BACKUP), false, List.of(), manifest);
+        RunResults.Run run = new RunResults.Run(
+                new RunResults.Tested("demo", null, "abc123", "demo-abcdef.ci.commoninternet.net"), 7, "42",
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE, Tier.BACKUP), new RunResults.Evidence(false, List.of(), manifest));
         com.networknt.schema.Schema schema;
         try (java.io.InputStream in = RunResults.class.getResourceAsStream("results.schema.json")) {
             schema = com.networknt.schema.SchemaRegistry.withDefaultDialect(
@@ -136,8 +138,8 @@ class RunResultsTest {
     void aSecretPlantedInAnArtifactOfTheRunIsCaught() throws Exception {
         Files.createDirectories(runDir.resolve("logs"));
         Files.writeString(runDir.resolve("logs/install.log"), "db password is s3cret-value-xyz\n");
-        RunResults.Run run = new RunResults.Run("demo", null, 0, "abc", "1", "d", EnumSet.of(Tier.INSTALL), true,
-                List.of("s3cret-value-xyz"), Map.of());
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", null, "abc", "d"), 0, "1",
+                EnumSet.of(Tier.INSTALL), new RunResults.Evidence(true, List.of("s3cret-value-xyz"), Map.of()));
 
         Path file = RunResults.write(runDir, run, new RunRecord());
 
@@ -147,11 +149,11 @@ class RunResultsTest {
     @Test
     void passesBesideStructuralOrIntentionalSkipsArePassAndBesideAnyOtherSkipUnver() {
         List<Row> rows = List.of(
-                pass(Tier.INSTALL), new Row(Tier.INSTALL, "ready-probe", Status.SKIPPED, "structural skip: no READY_PROBE"),
-                pass(Tier.CUSTOM), new Row(Tier.CUSTOM, "sso", Status.SKIPPED, "intentional skip (EXPECTED_NA): no sso"),
-                pass(Tier.LINT), new Row(Tier.LINT, "healthchecks", Status.SKIPPED, "tier lint has no checks (unver)"),
-                pass(Tier.UPGRADE), new Row(Tier.UPGRADE, "migrations", Status.SKIPPED, null),
-                new Row(Tier.BACKUP, null, Status.SKIPPED, "structural skip: no backupbot labels"));
+                pass(Tier.INSTALL), Row.skipped(Tier.INSTALL, "ready-probe", SkipKind.STRUCTURAL, "structural skip: no READY_PROBE"),
+                pass(Tier.CUSTOM), Row.skipped(Tier.CUSTOM, "sso", SkipKind.INTENTIONAL, "intentional skip (EXPECTED_NA): no sso"),
+                pass(Tier.LINT), Row.skipped(Tier.LINT, "healthchecks", SkipKind.UNVERIFIED, "tier lint has no checks (unver)"),
+                pass(Tier.UPGRADE), Row.skipped(Tier.UPGRADE, "migrations", SkipKind.UNVERIFIED, null),
+                Row.skipped(Tier.BACKUP, null, SkipKind.STRUCTURAL, "structural skip: no backupbot labels"));
 
         assertThat(RunResults.tier(rows, Tier.INSTALL)).isEqualTo(Verdict.PASS);
         assertThat(RunResults.tier(rows, Tier.CUSTOM)).isEqualTo(Verdict.PASS);
@@ -167,8 +169,8 @@ class RunResultsTest {
                 "class", "net.commoninternet.ccci.recipes.DemoCi",
                 "keys", Map.of("HEALTH_PATH", "/", "EXTRA_ENV", Map.of("SMTP_PASSWORD", "hunter2-smtp",
                         "WELCOME", "admin password is " + generated, "SMTP_HOST", "mail.example.org")));
-        RunResults.Run run = new RunResults.Run("demo", null, 0, "abc", "1", "d", EnumSet.of(Tier.INSTALL), true,
-                List.of(generated), customization);
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", null, "abc", "d"), 0, "1",
+                EnumSet.of(Tier.INSTALL), new RunResults.Evidence(true, List.of(generated), customization));
 
         Path file = RunResults.write(runDir, run, new RunRecord());
 

@@ -12,26 +12,40 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.extensions.deployment.Dependencies;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
+import net.commoninternet.ccci.extensions.deployment.Prepared;
+import net.commoninternet.ccci.extensions.deployment.RunTools;
+import net.commoninternet.ccci.extensions.driver.AppDriver;
+import net.commoninternet.ccci.extensions.driver.abra.AbraDriver;
 import net.commoninternet.ccci.extensions.driver.abra.AbraFixtures;
 import net.commoninternet.ccci.extensions.driver.abra.AbraRecipeLint;
 import net.commoninternet.ccci.extensions.driver.abra.FakeAbra;
 import net.commoninternet.ccci.extensions.driver.swarm.RecipeLint;
+import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
-import net.commoninternet.ccci.extensions.results.RunResults.Verdict;
 import net.commoninternet.ccci.extensions.results.RunResults;
+import net.commoninternet.ccci.extensions.results.RunResults.Verdict;
 import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.Checkout;
+import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
+import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
 import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
 import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.DriverKind;
+import net.commoninternet.ccci.spi.RecipeUnderTest;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunRecord.Row;
 import net.commoninternet.ccci.spi.RunRecord.Status;
 import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.spi.SkipKind;
+import net.commoninternet.ccci.spi.Skipped;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opentest4j.TestAbortedException;
 
 /**
  * The LINT tier as a run drives it: its operation on a real git tree in the run's ABRA_DIR, its
@@ -68,32 +82,47 @@ class LintTierTest {
         head = git.run(List.of("git", "-C", tree.toString(), "rev-parse", "HEAD"), null).orThrow().output().strip();
     }
 
+    /** A run of {@code driver} as discovery would make it. */
+    private RunSettings settings(DriverKind driver) {
+        return new RunSettings(new RunSettings.Subject(RECIPE, 0, null, "lint-test"), Set.of(Tier.LINT), driver,
+                new RunSettings.HostPaths(dir, dir.resolve("locks"), dir.resolve("runs"), dir.resolve("canonical"),
+                        Optional.empty()),
+                new RunSettings.Options(Duration.ofMinutes(5), false, Set.of(), "ccci.local/busybox:1"));
+    }
+
     /** What the engine would record for the LINT tier: the operation's abort, or one row per check. */
-    private List<Row> lint(String driver, String abraOutput, int abraExit) throws Exception {
+    private List<Row> lint(DriverKind kind, String abraOutput, int abraExit) throws Exception {
         Map<String, String> environment = new HashMap<>(abra.answering(abraOutput, abraExit));
         environment.put("ABRA_DIR", abraDir.toString());
         environment.put("PATH", abra.searchPath());
         ChildProcesses children = new ChildProcesses(environment);
-        RunSettings settings = new RunSettings(RECIPE, 0, null, "lint-test", Set.of(Tier.LINT), dir, driver,
-                dir.resolve("locks"), dir.resolve("runs"), dir.resolve("canonical"), Duration.ofMinutes(5), false, Set.of());
-        RunContext run = new RunContext(settings, tree, Set.of(Tier.LINT), List.of());
-        run.put(Deployment.class, new Deployment(new App(RECIPE, "hedg-1a2b3c.ci.commoninternet.net",
-                "hedg-1a2b3c_ci_commoninternet_net", tree, dir.resolve("app.env"), Map.of()), null, null,
-                children, null));
-        run.put(UpgradePlan.class, new UpgradePlan(Optional.empty(), head, Optional.empty(), Optional.empty(), "not selected"));
+        RunSettings settings = settings(kind);
+        // LINT needs no engine: the driver lints the tree (abra through its CLI, the embedded rules in-process).
+        AppDriver driver = kind == DriverKind.ABRA ? new AbraDriver(children, null, dir.resolve("canonical/servers"))
+                : new SwarmDriver(null, children, dir.resolve("backup"), dir.resolve("canonical/servers"));
+        String domain = "hedg-1a2b3c.ci.commoninternet.net";
+        RunWorkspace workspace = new RunWorkspace(dir.resolve("run"), new RunAbraDir(abraDir, dir.resolve("canonical")), null,
+                children);
+        Checkout checkout = new Checkout(new RecipeFetch.Fetched(tree, head, List.of()), head, domain,
+                new UpgradePlan(Optional.empty(), head, Optional.empty(), Optional.empty(), "not selected"));
+        App app = new App(RECIPE, domain, tree, dir.resolve("app.env"), Map.of());
+        Deployment deployment = new Deployment(new Prepared(CiKeys.defaults(), workspace, checkout, null),
+                new RunTools(null, driver, null), Dependencies.none(), app, null);
+        RunContext run = new RunContext(settings, RecipeUnderTest.plain(tree), Set.of(Tier.LINT), List.of())
+                .withLive(deployment);
         LintTier tier = new LintTier();
         try {
             tier.operate(run);
-        } catch (TestAbortedException e) {
-            return List.of(new Row(Tier.LINT, null, Status.SKIPPED, e.getMessage()));
+        } catch (Skipped e) {
+            return List.of(Row.skipped(Tier.LINT, null, e.kind(), e.getMessage()));
         }
         List<Row> rows = new ArrayList<>();
         for (Check check : tier.checks(settings)) {
             try {
                 check.verify(run);
-                rows.add(new Row(Tier.LINT, check.name(), Status.PASSED, null));
-            } catch (TestAbortedException e) {
-                rows.add(new Row(Tier.LINT, check.name(), Status.SKIPPED, e.getMessage()));
+                rows.add(Row.passed(Tier.LINT, check.name()));
+            } catch (Skipped e) {
+                rows.add(Row.skipped(Tier.LINT, check.name(), e.kind(), e.getMessage()));
             }
         }
         return rows;
@@ -106,21 +135,21 @@ class LintTierTest {
 
     @Test
     void underAbraEachOfAbrasRulesIsACheckAndAFailingErrorRuleIsAVerdictNeutralFinding() throws Exception {
-        List<Row> rows = lint("abra", AbraFixtures.read("lint-r014-error.constructed.txt"), 0);
+        List<Row> rows = lint(DriverKind.ABRA, AbraFixtures.read("lint-r014-error.constructed.txt"), 0);
 
         assertThat(abra.log()).containsExactly("argv: [recipe] [lint] [-n] [" + RECIPE + "]", "ABRA_DIR=" + abraDir,
                 "stdin=tty", "stdout=tty");
         assertThat(rows).extracting(Row::check).containsExactlyElementsOf(AbraRecipeLint.CHECKS);
-        assertThat(skipped(rows)).containsExactly("R014: " + LintTier.FINDING
+        assertThat(skipped(rows)).containsExactly("R014: " + SkipKind.LINT_FINDING.describe("")
                 + "R014 only annotated tags used for recipe version (error): replace lightweight tags with annotated tags");
         assertThat(RunResults.tier(rows, Tier.LINT)).isEqualTo(Verdict.FAIL);
     }
 
     @Test
     void aTableWithNoFailingErrorRulePassesTheRung() throws Exception {
-        List<Row> clean = lint("abra", AbraFixtures.read("lint-all-satisfied.constructed.txt"), 0);
+        List<Row> clean = lint(DriverKind.ABRA, AbraFixtures.read("lint-all-satisfied.constructed.txt"), 0);
         // R015 is warn-level: abra prints no critical warning for it, and production reads lint pass.
-        List<Row> warnOnly = lint("abra", AbraFixtures.read("lint-r015-warn-only.constructed.txt"), 0);
+        List<Row> warnOnly = lint(DriverKind.ABRA, AbraFixtures.read("lint-r015-warn-only.constructed.txt"), 0);
 
         assertThat(clean).allMatch(r -> r.status() == Status.PASSED);
         assertThat(RunResults.tier(clean, Tier.LINT)).isEqualTo(Verdict.PASS);
@@ -130,27 +159,27 @@ class LintTierTest {
 
     @Test
     void theTableAsAPseudoTerminalDeliversItIsReadTheSame() throws Exception {
-        List<Row> rows = lint("abra", AbraFixtures.read("lint-r014-error-pty.constructed.txt"), 0);
+        List<Row> rows = lint(DriverKind.ABRA, AbraFixtures.read("lint-r014-error-pty.constructed.txt"), 0);
 
-        assertThat(skipped(rows)).singleElement().asString().startsWith("R014: " + LintTier.FINDING);
+        assertThat(skipped(rows)).singleElement().asString().startsWith("R014: " + SkipKind.LINT_FINDING.describe(""));
     }
 
     @Test
     void withoutATerminalAbraStopsAndTheLintIsNotRunNotPassed() throws Exception {
-        List<Row> rows = lint("abra", AbraFixtures.read("lint-fatal-no-tty.constructed.txt"), 1);
+        List<Row> rows = lint(DriverKind.ABRA, AbraFixtures.read("lint-fatal-no-tty.constructed.txt"), 1);
 
-        assertThat(rows).containsExactly(new Row(Tier.LINT, null, Status.SKIPPED,
+        assertThat(rows).containsExactly(Row.skipped(Tier.LINT, null, SkipKind.UNVERIFIED,
                 AbraRecipeLint.NOT_RUN + "abra recipe lint exited 1: FATA inappropriate ioctl for device"));
         assertThat(RunResults.tier(rows, Tier.LINT)).isEqualTo(Verdict.UNVER);
     }
 
     @Test
     void aRecipeAbraCannotValidateIsOneFinding() throws Exception {
-        List<Row> rows = lint("abra", AbraFixtures.read("lint-fatal-env-sample.constructed.txt"), 1);
+        List<Row> rows = lint(DriverKind.ABRA, AbraFixtures.read("lint-fatal-env-sample.constructed.txt"), 1);
 
         assertThat(rows).singleElement().satisfies(r -> {
             assertThat(r.check()).isNull();
-            assertThat(r.message()).startsWith(LintTier.FINDING + "abra cannot lint hedgedoc, the recipe itself is invalid:"
+            assertThat(r.message()).startsWith(SkipKind.LINT_FINDING.describe("") + "abra cannot lint hedgedoc, the recipe itself is invalid:"
                     + " FATA unable to validate recipe: open /root/.abra/recipes/hedgedoc/.env.sample");
         });
         assertThat(RunResults.tier(rows, Tier.LINT)).isEqualTo(Verdict.FAIL);
@@ -158,8 +187,8 @@ class LintTierTest {
 
     @Test
     void aFailedCommandWithoutATableIsOneNotRunMessageQuotingWhatAbraSaid() throws Exception {
-        List<Row> crashed = lint("abra", "panic: runtime error: index out of range\n", 2);
-        List<Row> unreadable = lint("abra", "INFO nothing to lint here\n", 0);
+        List<Row> crashed = lint(DriverKind.ABRA, "panic: runtime error: index out of range\n", 2);
+        List<Row> unreadable = lint(DriverKind.ABRA, "INFO nothing to lint here\n", 0);
 
         assertThat(crashed).singleElement().extracting(Row::message).asString()
                 .startsWith(AbraRecipeLint.NOT_RUN + "abra recipe lint exited 2:")
@@ -178,18 +207,18 @@ class LintTierTest {
         String changed = table.lines().filter(l -> !l.contains(" R016 "))
                 .map(l -> l.equals(r014) ? l + "\n" + r017 : l).collect(Collectors.joining("\n", "", "\n"));
 
-        List<Row> rows = lint("abra", changed, 0);
+        List<Row> rows = lint(DriverKind.ABRA, changed, 0);
 
         assertThat(skipped(rows)).containsExactly(
                 "R016: not checked: the lint reported no rule R016 (unver)",
-                AbraRecipeLint.UNLISTED + ": " + LintTier.FINDING + "R017 only annotated tags used for recipe version"
+                AbraRecipeLint.UNLISTED + ": " + SkipKind.LINT_FINDING.describe("") + "R017 only annotated tags used for recipe version"
                         + " (error): replace lightweight tags with annotated tags");
         assertThat(RunResults.tier(rows, Tier.LINT)).isEqualTo(Verdict.FAIL);
     }
 
     @Test
     void underTheSwarmDriverTheEmbeddedRulesLintAndAbraIsNeverCalled() throws Exception {
-        List<Row> rows = lint("swarm", AbraFixtures.read("lint-r014-error.constructed.txt"), 0);
+        List<Row> rows = lint(DriverKind.SWARM, AbraFixtures.read("lint-r014-error.constructed.txt"), 0);
 
         assertThat(rows).extracting(Row::check).containsExactlyElementsOf(RecipeLint.RULES);
         assertThat(dir.resolve("fake-abra-log")).doesNotExist();
@@ -198,10 +227,8 @@ class LintTierTest {
 
     @Test
     void theChecksAreKnownAtDiscoveryForEitherDriver() {
-        RunSettings swarm = new RunSettings(RECIPE, 0, null, "d", Set.of(Tier.LINT), dir, "swarm", dir, dir, dir,
-                Duration.ofMinutes(1), false, Set.of());
-        RunSettings abraRun = new RunSettings(RECIPE, 0, null, "d", Set.of(Tier.LINT), dir, "abra", dir, dir, dir,
-                Duration.ofMinutes(1), false, Set.of());
+        RunSettings swarm = settings(DriverKind.SWARM);
+        RunSettings abraRun = settings(DriverKind.ABRA);
 
         assertThat(new LintTier().checks(swarm)).extracting(Check::name).containsExactlyElementsOf(RecipeLint.RULES);
         assertThat(new LintTier().checks()).extracting(Check::name).containsExactlyElementsOf(RecipeLint.RULES);

@@ -53,7 +53,7 @@ class RecipeSetupTest {
     }
 
     private static CiKeys keys(Map<String, Object> raw) {
-        return CiKeys.parse("demo", raw, key -> "").keys().orElseThrow();
+        return CiKeys.validated(raw);
     }
 
     private Map<String, String> env() throws IOException {

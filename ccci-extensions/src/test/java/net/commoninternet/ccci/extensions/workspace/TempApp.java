@@ -19,6 +19,6 @@ public final class TempApp {
         Path envFile = root.resolve("servers/default/" + domain + ".env");
         Files.createDirectories(envFile.getParent());
         Files.write(envFile, List.of(envLines));
-        return new App(recipe, domain, recipe + "-abc123_ci_example_org", recipeDir, envFile, Map.copyOf(secretValues));
+        return new App(recipe, domain, recipeDir, envFile, Map.copyOf(secretValues));
     }
 }

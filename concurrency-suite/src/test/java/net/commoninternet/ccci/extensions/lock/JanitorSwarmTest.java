@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.HttpProbe;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
@@ -30,6 +29,7 @@ import net.commoninternet.ccci.testing.Helper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -121,7 +121,7 @@ class JanitorSwarmTest {
                 .withMode(new ServiceModeConfig().withReplicated(new ServiceReplicatedModeOptions().withReplicas(1)))
                 .withNetworks(List.of(new NetworkAttachmentConfig().withTarget(network)))
                 .withTaskTemplate(new TaskSpec().withContainerSpec(new ContainerSpec()
-                        .withImage(HttpProbe.PROBE_IMAGE)
+                        .withImage(LocalImages.BUSYBOX)
                         .withCommand(List.of("sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"))
                         .withLabels(labels)
                         .withMounts(List.of(new Mount().withType(MountType.VOLUME).withSource(stack + "_data")

@@ -15,12 +15,19 @@ import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.api.CiKeys;
+import net.commoninternet.ccci.extensions.deployment.Dependencies;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
+import net.commoninternet.ccci.extensions.deployment.Prepared;
+import net.commoninternet.ccci.extensions.deployment.RunTools;
+import net.commoninternet.ccci.spi.DriverKind;
+import net.commoninternet.ccci.spi.RecipeUnderTest;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.HttpProbe;
 import net.commoninternet.ccci.extensions.swarm.ServiceLog;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
@@ -30,6 +37,7 @@ import net.commoninternet.ccci.spi.RunSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TierServiceLogsSwarmTest {
 
-    private static final String STACK = "ccci-servicelogs-test";
+    private static final String DOMAIN = "ccci-servicelogs.test";
+    private static final String STACK = "ccci-servicelogs_test";
     private static final String SERVICE = STACK + "_app";
     private static final String SECRET = "Zq81xVbn0PqLr4tWcY7uKs2mHd9fGe3A";
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -59,16 +68,21 @@ class TierServiceLogsSwarmTest {
         new StackTeardown(client).teardown(STACK);
         client.createServiceCmd(new ServiceSpec().withName(SERVICE).withLabels(StackLabels.of(STACK))
                 .withMode(new ServiceModeConfig().withReplicated(new ServiceReplicatedModeOptions().withReplicas(2)))
-                .withTaskTemplate(new TaskSpec().withContainerSpec(new ContainerSpec().withImage(HttpProbe.PROBE_IMAGE)
+                .withTaskTemplate(new TaskSpec().withContainerSpec(new ContainerSpec().withImage(LocalImages.BUSYBOX)
                         .withLabels(StackLabels.of(STACK)).withEnv(List.of("SECRET=" + SECRET))
                         .withCommand(List.of("sh", "-c",
                                 "echo \"started with password=$SECRET\"; trap 'exit 0' TERM; sleep 600 & wait")))))
                 .exec();
-        RunSettings settings = new RunSettings("demo", 0, null, "logs-test", EnumSet.of(Tier.INSTALL, Tier.UPGRADE),
-                runs, "swarm", runs, runs, runs, Duration.ofMinutes(5), false, java.util.Set.of());
-        run = new RunContext(settings, runs, settings.stages(), List.of(), (file, type) -> attached.add(file));
-        App app = new App("demo", "demo.test", STACK, runs, runs.resolve("demo.env"), Map.of("demo_pw_v1", SECRET));
-        run.put(Deployment.class, new Deployment(app, null, docker, null, null));
+        RunSettings settings = new RunSettings(new RunSettings.Subject("demo", 0, null, "logs-test"),
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), DriverKind.SWARM,
+                new RunSettings.HostPaths(runs, runs, runs, runs, Optional.empty()),
+                new RunSettings.Options(Duration.ofMinutes(5), false, Set.of(), LocalImages.BUSYBOX));
+        App app = new App("demo", DOMAIN, runs, runs.resolve("demo.env"), Map.of("demo_pw_v1", SECRET));
+        // The log collection reads the deployed app, its dependencies and the engine; nothing else of the run.
+        Deployment deployment = new Deployment(new Prepared(CiKeys.defaults(), null, null, null),
+                new RunTools(docker, null, null), Dependencies.none(), app, null);
+        run = new RunContext(settings, RecipeUnderTest.plain(runs), settings.stages(), List.of(),
+                (file, type) -> attached.add(file)).withLive(deployment);
     }
 
     @AfterEach

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
@@ -108,7 +107,7 @@ class CancelledRecipeRunTest {
                 "== teardown of " + domain + ": clean ==");
         assertThat(leftovers(run.stack())).isEmpty();
         assertThat(LockProbe.held(lockfile)).isFalse();
-        assertThat(SwarmDriver.envFile(new RunAbraDir(run.abraDir(), sandbox.resolve("abra")), domain)).doesNotExist();
+        assertThat(new RunAbraDir(run.abraDir(), sandbox.resolve("abra")).envFile(domain)).doesNotExist();
     }
 
     /** Waits, observing the engine, until a container of the stack is running. */

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,7 +45,7 @@ class StackTeardownTest {
         DockerClient client = docker.client();
         Map<String, String> labels = StackLabels.of(stack);
         String volume = client.createVolumeCmd().withName(stack + "_content").withLabels(labels).exec().getName();
-        String container = client.createContainerCmd(HttpProbe.PROBE_IMAGE)
+        String container = client.createContainerCmd(LocalImages.BUSYBOX)
                 .withName(stack + "_app.1.orphaned")
                 .withCmd("true")
                 .withLabels(Map.of("com.docker.stack.namespace", stack, "com.docker.swarm.task.id", "orphaned"))

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,7 +63,7 @@ class SwarmConvergenceTest {
                 .withTaskTemplate(new TaskSpec()
                         .withRestartPolicy(new ServiceRestartPolicy().withCondition(ServiceRestartCondition.ON_FAILURE)
                                 .withDelay(0L))
-                        .withContainerSpec(new ContainerSpec().withImage(HttpProbe.PROBE_IMAGE).withLabels(StackLabels.of(STACK))
+                        .withContainerSpec(new ContainerSpec().withImage(LocalImages.BUSYBOX).withLabels(StackLabels.of(STACK))
                                 .withCommand(List.of("sh", "-c", script)).withEnv(List.of("GEN=" + env))));
     }
 
@@ -195,7 +196,7 @@ class SwarmConvergenceTest {
     void aServiceWithAHealthcheckConvergesOnlyOnceHealthy() throws Exception {
         client.createServiceCmd(spec(1, "trap 'exit 0' TERM; sleep 600 & wait", "1").withTaskTemplate(
                 spec(1, "trap 'exit 0' TERM; sleep 600 & wait", "1").getTaskTemplate().withContainerSpec(
-                        new ContainerSpec().withImage(HttpProbe.PROBE_IMAGE).withLabels(StackLabels.of(STACK))
+                        new ContainerSpec().withImage(LocalImages.BUSYBOX).withLabels(StackLabels.of(STACK))
                                 .withCommand(List.of("sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"))
                                 .withHealthCheck(new HealthCheck().withTest(List.of("CMD", "test", "-f", "/tmp/healthy"))
                                         .withInterval(Duration.ofMillis(500).toNanos()).withRetries(1000))))).exec();

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
@@ -81,14 +80,14 @@ class RunAbraDirTest {
         RunAbraDir abra = RunAbraDir.create(sandbox.resolve("runs/1"), canonical);
         String domain = "cust-abcdef.ci.commoninternet.net";
 
-        AppEnv.empty().set("DOMAIN", domain).write(SwarmDriver.envFile(abra, domain));
+        AppEnv.empty().set("DOMAIN", domain).write(abra.envFile(domain));
         ChildProcesses children = new ChildProcesses(Map.of("ABRA_DIR", abra.root().toString()));
         children.run(List.of("sh", "-c", "printf 'DOMAIN=by-a-child\\n' > \"$ABRA_DIR/servers/default/child.env\""), null)
                 .orThrow();
 
         Path canonicalEnv = canonical.resolve("servers/default/" + domain + ".env");
         assertThat(canonicalEnv).isRegularFile().content().contains("DOMAIN=" + domain);
-        assertThat(Files.isSameFile(canonicalEnv, SwarmDriver.envFile(abra, domain))).isTrue();
+        assertThat(Files.isSameFile(canonicalEnv, abra.envFile(domain))).isTrue();
         assertThat(canonical.resolve("servers/default/child.env")).content().isEqualTo("DOMAIN=by-a-child\n");
         assertThat(abra.root().resolve("servers")).isSymbolicLink();
     }

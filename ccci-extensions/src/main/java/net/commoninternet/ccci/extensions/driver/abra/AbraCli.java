@@ -54,8 +54,19 @@ final class AbraCli {
 
     enum Severity { WARN, ERROR }
 
+    /** Whether abra checked the rule and found it satisfied, or did not check it (it does not apply here). */
+    enum Outcome { SATISFIED, UNSATISFIED, SKIPPED }
+
     /** One row of {@code abra recipe lint}'s table. */
-    record LintRule(String ref, String rule, Severity severity, boolean satisfied, boolean skipped, String resolve) {
+    record LintRule(String ref, String rule, Severity severity, Outcome outcome, String resolve) {
+
+        boolean satisfied() {
+            return outcome == Outcome.SATISFIED;
+        }
+
+        boolean skipped() {
+            return outcome == Outcome.SKIPPED;
+        }
     }
 
     /** The lint table, and whether abra itself warned that critical (error-level) rules fail. */
@@ -287,8 +298,7 @@ final class AbraCli {
             throw AbraException.unparseable(invocation,
                     "no lint table: no header row naming " + String.join(", ", LINT_COLUMNS), output);
         }
-        List<List<String>> rows = tableRows(invocation, output, lines.subList(header + 1, lines.size()), separator,
-                columns.size(), columns.indexOf("ref"));
+        List<List<String>> rows = tableRows(invocation, output, lines.subList(header + 1, lines.size()), separator, columns);
         List<LintRule> rules = new ArrayList<>();
         Set<String> refs = new HashSet<>();
         for (List<String> row : rows) {
@@ -312,7 +322,9 @@ final class AbraCli {
 
     /** The data rows after the header, a wrapped cell's continuation lines joined to its row. */
     private static List<List<String>> tableRows(Invocation invocation, String output, List<String> lines,
-            char separator, int width, int refColumn) throws AbraException {
+            char separator, List<String> columns) throws AbraException {
+        int width = columns.size();
+        int refColumn = columns.indexOf("ref");
         List<List<String>> rows = new ArrayList<>();
         for (String line : lines) {
             if (isBorder(line, separator)) {
@@ -370,8 +382,8 @@ final class AbraCli {
                     + "\" (expected ✅, ❌, or - for a skipped rule)", output);
         }
         int resolve = resolveColumn(columns);
-        return new LintRule(ref, row.get(columns.indexOf("rule")), severity, satisfied, skipped,
-                resolve < 0 ? "" : row.get(resolve));
+        Outcome outcome = skipped ? Outcome.SKIPPED : satisfied ? Outcome.SATISFIED : Outcome.UNSATISFIED;
+        return new LintRule(ref, row.get(columns.indexOf("rule")), severity, outcome, resolve < 0 ? "" : row.get(resolve));
     }
 
     /** The how-to-resolve column: the one column that is not a known one, if any. */

@@ -7,13 +7,14 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
-import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,20 +24,21 @@ import org.slf4j.LoggerFactory;
  * them. Not exercised against a real abra here (none can be installed): see docs/abra-driver.md
  * for exactly what is and is not verified.
  */
+@API(status = API.Status.INTERNAL)
 public final class AbraDriver implements AppDriver {
 
     private static final Logger LOG = LoggerFactory.getLogger(AbraDriver.class);
-    /** The {@code ccci.driver} value that selects this driver. */
-    public static final String DRIVER = "abra";
     /** The abra executable, found on the PATH. */
     static final String ABRA = "abra";
 
     private final AbraCommands abra;
+    private final AbraCommands lint;
     private final StackTeardown teardown;
     private final Path servers;
 
     public AbraDriver(ChildProcesses processes, StackTeardown teardown, Path servers) {
         this.abra = new AbraCommands(new AbraCli(ABRA), processes, Duration.ofMinutes(15));
+        this.lint = AbraRecipeLint.commands(processes);
         this.teardown = teardown;
         this.servers = servers;
     }
@@ -53,11 +55,11 @@ public final class AbraDriver implements AppDriver {
 
     @Override
     public App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abraDir) throws IOException, InterruptedException {
-        abra.newApp(recipe, SwarmDriver.SERVER, domain);
+        abra.newApp(recipe, RunAbraDir.SERVER, domain);
         abra.generateSecrets(domain);
-        Path envFile = SwarmDriver.envFile(abraDir, domain);
+        Path envFile = abraDir.envFile(domain);
         // abra prints the generated values but ccci does not parse them: no secret values to scan for.
-        return new App(recipe, domain, AppNaming.stackName(domain), recipeDir, envFile, Map.of());
+        return new App(recipe, domain, recipeDir, envFile, Map.of());
     }
 
     @Override
@@ -74,6 +76,12 @@ public final class AbraDriver implements AppDriver {
     @Override
     public void restore(App app, String snapshotId) throws IOException, InterruptedException {
         abra.restore(app.domain());
+    }
+
+    /** {@code abra recipe lint} on the run's recipe tree, as production lints ({@link AbraRecipeLint}). */
+    @Override
+    public Map<String, Optional<String>> lint(App app, Optional<String> headRelease) throws InterruptedException {
+        return AbraRecipeLint.lint(lint, app.recipe());
     }
 
     /** abra's undeploy and rm, then the swarm-level teardown as the backstop for whatever abra left. */

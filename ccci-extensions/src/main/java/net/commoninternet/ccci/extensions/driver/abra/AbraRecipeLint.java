@@ -14,8 +14,8 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.driver.abra.AbraCli.LintRule;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
-import net.commoninternet.ccci.extensions.tiers.LintTier;
-import org.opentest4j.TestAbortedException;
+import net.commoninternet.ccci.spi.Skipped;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
  * tier with one sentence: a finding when abra says the recipe itself is invalid, otherwise
  * "not run" (the rung reads unver).
  */
+@API(status = API.Status.INTERNAL)
 public final class AbraRecipeLint {
 
     private static final Logger LOG = LoggerFactory.getLogger(AbraRecipeLint.class);
@@ -62,7 +63,7 @@ public final class AbraRecipeLint {
 
     /**
      * Lints {@code $ABRA_DIR/recipes/<recipe>}: findings per rule, in {@link #CHECKS} order,
-     * a rule abra did not print left out. Throws {@link TestAbortedException} when the lint
+     * a rule abra did not print left out. Throws {@link Skipped} when the lint
      * could not run, with one sentence saying why.
      */
     public static Map<String, Optional<String>> lint(AbraCommands abra, String recipe) throws InterruptedException {
@@ -70,12 +71,12 @@ public final class AbraRecipeLint {
             return findings(abra.lint(recipe));
         } catch (AbraException e) {
             if (AbraCli.recipeInvalid(e)) {
-                throw new TestAbortedException(LintTier.FINDING + "abra cannot lint " + recipe
-                        + ", the recipe itself is invalid: FATA " + e.fatal().orElseThrow());
+                throw Skipped.lintFinding("abra cannot lint " + recipe + ", the recipe itself is invalid: FATA "
+                        + e.fatal().orElseThrow());
             }
-            throw new TestAbortedException(NOT_RUN + e.getMessage());
+            throw Skipped.unverified(NOT_RUN + e.getMessage());
         } catch (IOException e) {
-            throw new TestAbortedException(NOT_RUN + e.getMessage());
+            throw Skipped.unverified(NOT_RUN + e.getMessage());
         }
     }
 

@@ -47,14 +47,12 @@ final class BackupBot {
 
     private final DockerEngine docker;
     private final ChildProcesses processes;
-    private final ContainerExec exec;
     private final Path repository;
     private final Path passwordFile;
 
     BackupBot(DockerEngine docker, ChildProcesses processes, Path backupDir) {
         this.docker = docker;
         this.processes = processes;
-        this.exec = new ContainerExec(docker.client());
         this.repository = backupDir.resolve("restic");
         this.passwordFile = backupDir.resolve("password");
     }
@@ -154,7 +152,11 @@ final class BackupBot {
     }
 
     private String runningContainer(Service service) {
-        return exec.runningContainer(service.getSpec().getName());
+        return exec().runningContainer(service.getSpec().getName());
+    }
+
+    private ContainerExec exec() {
+        return new ContainerExec(docker.client());
     }
 
     /** Runs the service's hook, if it has one, with {@code sh -c} in its container; non-zero fails the operation. */
@@ -163,7 +165,7 @@ final class BackupBot {
         if (hook == null || hook.isBlank()) {
             return;
         }
-        ContainerExec.Result result = exec.sh(container, hook);
+        ContainerExec.Result result = exec().sh(container, hook);
         if (!result.ok()) {
             throw new IllegalStateException(label + " of " + service.getSpec().getName() + " exited " + result.exitCode()
                     + ": " + result.output());

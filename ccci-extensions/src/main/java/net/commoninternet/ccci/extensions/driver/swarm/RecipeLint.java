@@ -13,12 +13,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.workspace.AppEnv;
+import org.apiguardian.api.API;
 
 /**
  * The embedded driver's recipe lint: the rules a Co-op Cloud maintainer expects of a recipe,
  * read from the checked-out tree (the raw {@code compose.yml}, so {@code ${STACK_NAME}} labels
  * are seen as written). Each rule yields a finding or nothing.
  */
+@API(status = API.Status.INTERNAL)
 public final class RecipeLint {
 
     public static final List<String> RULES = List.of("compose-parses", "env-sample", "version-label", "images-pinned",

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
@@ -26,6 +27,7 @@ import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppEnv;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,18 +36,17 @@ import org.slf4j.LoggerFactory;
  * the local engine. Compose translation is the docker CLI's ({@code docker stack deploy});
  * everything else goes through docker-java.
  */
+@API(status = API.Status.INTERNAL)
 public final class SwarmDriver implements AppDriver {
 
     private static final Logger LOG = LoggerFactory.getLogger(SwarmDriver.class);
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    public static final String SERVER = "default";
     private static final Pattern SECRET_VERSION = Pattern.compile("SECRET_([A-Z0-9_]+)_VERSION");
     private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
     private final DockerEngine docker;
     private final ChildProcesses processes;
     private final BackupBot backupBot;
-    private final StackTeardown teardown;
     private final Path servers;
     private final SecureRandom random = new SecureRandom();
 
@@ -57,13 +58,9 @@ public final class SwarmDriver implements AppDriver {
         this.docker = docker;
         this.processes = processes;
         this.backupBot = new BackupBot(docker, processes, backupDir);
-        this.teardown = new StackTeardown(docker.client());
         this.servers = servers;
     }
 
-    public static Path envFile(RunAbraDir abra, String domain) {
-        return abra.servers().resolve(SERVER).resolve(domain + ".env");
-    }
 
     /**
      * {@code abra app new}: the env file from {@code .env.sample} with {@code TYPE} and
@@ -75,7 +72,7 @@ public final class SwarmDriver implements AppDriver {
         Path sample = recipeDir.resolve(".env.sample");
         AppEnv env = Files.isRegularFile(sample) ? AppEnv.read(sample) : AppEnv.empty();
         env.set("TYPE", recipe).set("DOMAIN", domain);
-        Path file = envFile(abra, domain);
+        Path file = abra.envFile(domain);
         env.write(file);
         Map<String, String> values = env.values();
         Map<String, String> secrets = new LinkedHashMap<>();
@@ -89,7 +86,7 @@ public final class SwarmDriver implements AppDriver {
             }
         }
         LOG.info("app {} created: env {}, {} secret(s) generated", domain, file, secrets.size());
-        return new App(recipe, domain, stack, recipeDir, file, Map.copyOf(secrets));
+        return new App(recipe, domain, recipeDir, file, Map.copyOf(secrets));
     }
 
     /** One deploy of the app's checked-out tree (what {@code abra app deploy -C -c} does). */
@@ -161,9 +158,15 @@ public final class SwarmDriver implements AppDriver {
         backupBot.restore(app.stack(), snapshotId);
     }
 
+    /** The embedded rules ({@link RecipeLint}), on the tree as it is checked out. */
+    @Override
+    public Map<String, Optional<String>> lint(App app, Optional<String> headRelease) throws IOException {
+        return RecipeLint.lint(app.recipeDir(), headRelease);
+    }
+
     @Override
     public List<String> remove(String domain) throws IOException {
-        return teardown.teardownApp(domain, servers);
+        return new StackTeardown(docker.client()).teardownApp(domain, servers);
     }
 
     /**

@@ -34,7 +34,7 @@ class AbraLintTest {
         assertThat(lint.failures()).isEmpty();
         assertThat(lint.criticalWarning()).isFalse();
         assertThat(rule(lint, "R001")).isEqualTo(new LintRule("R001", "compose config has expected version",
-                Severity.WARN, true, false, "ensure 'version: \"3.8\"' in compose configs"));
+                Severity.WARN, AbraCli.Outcome.SATISFIED, "ensure 'version: \"3.8\"' in compose configs"));
     }
 
     @Test

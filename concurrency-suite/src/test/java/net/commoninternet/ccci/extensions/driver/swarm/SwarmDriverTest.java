@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.HttpProbe;
 import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
@@ -19,6 +18,7 @@ import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -83,7 +83,7 @@ class SwarmDriverTest {
                   api_token:
                     external: true
                     name: ${STACK_NAME}_api_token_${SECRET_API_TOKEN_VERSION}
-                """.formatted(HttpProbe.PROBE_IMAGE), "SECRET_DB_PASSWORD_VERSION=v1\nSECRET_API_TOKEN_VERSION=v2\n");
+                """.formatted(LocalImages.BUSYBOX), "SECRET_DB_PASSWORD_VERSION=v1\nSECRET_API_TOKEN_VERSION=v2\n");
         driver.deploy(app);
         assertThat(new SwarmConvergence(docker).await(app.stack(), java.time.Duration.ofMinutes(2)).converged()).isTrue();
 

@@ -1,10 +1,11 @@
-package net.commoninternet.ccci.spi;
+package net.commoninternet.ccci.engine;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import net.commoninternet.ccci.api.BeforeOperation;
 import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.RecipeCustomization;
@@ -12,16 +13,16 @@ import net.commoninternet.ccci.api.Tier;
 
 /**
  * Runs a recipe customization's {@link BeforeOperation} hooks for one operation, in method-name
- * order. Called by the engine before each tier's operation and by the lifecycle before the
- * install deploy (the one operation that happens before the tiers).
+ * order: for INSTALL when the lifecycle says (right before its single deploy), for the other
+ * tiers right before their operation.
  */
-public final class PreOperationHooks {
+final class PreOperationHooks {
 
     private PreOperationHooks() {
     }
 
     /** The hooks of {@code customization} for {@code op}. */
-    public static List<Method> of(RecipeCustomization customization, Tier op) {
+    static List<Method> of(RecipeCustomization customization, Tier op) {
         return Arrays.stream(customization.getClass().getDeclaredMethods())
                 .filter(m -> m.isAnnotationPresent(BeforeOperation.class) && m.getAnnotation(BeforeOperation.class).value() == op)
                 .sorted(Comparator.comparing(Method::getName))
@@ -29,7 +30,7 @@ public final class PreOperationHooks {
     }
 
     /** Problems with the hooks' shape, each one sentence naming the fix. */
-    public static List<String> problems(RecipeCustomization customization) {
+    static List<String> problems(RecipeCustomization customization) {
         return Arrays.stream(customization.getClass().getDeclaredMethods())
                 .filter(m -> m.isAnnotationPresent(BeforeOperation.class))
                 .filter(m -> m.getParameterCount() != 1 || m.getParameterTypes()[0] != HookContext.class
@@ -39,18 +40,16 @@ public final class PreOperationHooks {
                 .toList();
     }
 
-    /** Runs the run's customization's hooks for {@code op}; none when the recipe has no customization. */
-    public static void run(RunContext run, Tier op) throws Exception {
-        RecipeCustomization customization = run.find(RecipeCustomization.class).orElse(null);
-        if (customization == null) {
+    /** Runs the customization's hooks for {@code context.op()}; none when the recipe has no customization. */
+    static void run(Optional<RecipeCustomization> customization, HookContext context) throws Exception {
+        if (customization.isEmpty()) {
             return;
         }
-        List<Method> hooks = of(customization, op);
+        List<Method> hooks = of(customization.get(), context.op());
         if (hooks.isEmpty()) {
             return;
         }
-        HookContext context = run.get(HookContext.Source.class).forOperation(op);
-        Object instance = customization.getClass().getDeclaredConstructor().newInstance();
+        Object instance = customization.get().getClass().getDeclaredConstructor().newInstance();
         for (Method hook : hooks) {
             CustomizationMethods.invoke(hook, instance, context);
         }

@@ -1,10 +1,10 @@
-package net.commoninternet.ccci.spi;
+package net.commoninternet.ccci.engine;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
 /** Calls a recipe customization's annotated methods (hooks, assertions, functional tests). */
-public final class CustomizationMethods {
+final class CustomizationMethods {
 
     private CustomizationMethods() {
     }
@@ -13,7 +13,7 @@ public final class CustomizationMethods {
      * {@code method(argument)} on {@code instance}, throwing what the method threw (an assertion
      * failure, an abort) rather than the reflection wrapper around it.
      */
-    public static void invoke(Method method, Object instance, Object argument) throws Exception {
+    static void invoke(Method method, Object instance, Object argument) throws Exception {
         method.setAccessible(true);
         try {
             method.invoke(instance, argument);

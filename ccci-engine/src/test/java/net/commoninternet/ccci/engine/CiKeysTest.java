@@ -1,29 +1,30 @@
-package net.commoninternet.ccci.api;
+package net.commoninternet.ccci.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.CiKeys.Probe.Kind;
 import net.commoninternet.ccci.api.CiKeys.Probe;
 import org.junit.jupiter.api.Test;
 
 class CiKeysTest {
 
-    private static CiKeys.Result parse(Map<String, Object> raw) {
-        return CiKeys.parse("demo", raw, key -> "");
+    private static CiKeysParser.Result parse(Map<String, Object> raw) {
+        return CiKeysParser.parse("demo", raw, key -> "");
     }
 
     private static CiKeys keys(Map<String, Object> raw) {
-        CiKeys.Result result = parse(raw);
+        CiKeysParser.Result result = parse(raw);
         assertThat(result.problems()).isEmpty();
         return result.keys().orElseThrow();
     }
 
     @Test
     void httpProbesNeedAnAbsolutePathWithoutSpaces() {
-        assertThat(Probe.parse("http:/health")).contains(new Probe(Kind.HTTP, "/health", 0, 0, null, null));
-        assertThat(Probe.parse("  http:/  ")).contains(new Probe(Kind.HTTP, "/", 0, 0, null, null));
+        assertThat(Probe.parse("http:/health")).contains(new Probe.Http("/health"));
+        assertThat(Probe.parse("  http:/  ")).contains(new Probe.Http("/"));
         assertThat(Probe.parse("http:health")).isEmpty();
         assertThat(Probe.parse("http:/a b")).isEmpty();
         assertThat(Probe.parse("http:")).isEmpty();
@@ -31,10 +32,10 @@ class CiKeysTest {
 
     @Test
     void tcpProbesTakeAPortInRangeAndAtLeastOneStableConnectDefaultThree() {
-        assertThat(Probe.parse("tcp:5432")).contains(new Probe(Kind.TCP, null, 5432, 3, null, null));
-        assertThat(Probe.parse("tcp:5432:5")).contains(new Probe(Kind.TCP, null, 5432, 5, null, null));
-        assertThat(Probe.parse("tcp:1")).map(Probe::port).contains(1);
-        assertThat(Probe.parse("tcp:65535")).map(Probe::port).contains(65535);
+        assertThat(Probe.parse("tcp:5432")).contains(new Probe.Tcp(5432, 3));
+        assertThat(Probe.parse("tcp:5432:5")).contains(new Probe.Tcp(5432, 5));
+        assertThat(Probe.parse("tcp:1")).map(p -> ((Probe.Tcp) p).port()).contains(1);
+        assertThat(Probe.parse("tcp:65535")).map(p -> ((Probe.Tcp) p).port()).contains(65535);
         for (String bad : List.of("tcp:0", "tcp:65536", "tcp:99999", "tcp:123456", "tcp:80:0", "tcp:80:1000",
                 "tcp:-1", "tcp:http", "tcp:", "tcp:80:")) {
             assertThat(Probe.parse(bad)).as(bad).isEmpty();
@@ -44,9 +45,9 @@ class CiKeysTest {
     @Test
     void execProbesNameAServiceAndANonBlankCommandWhichMayContainColons() {
         assertThat(Probe.parse("exec:db:pg_isready -U postgres"))
-                .contains(new Probe(Kind.EXEC, null, 0, 0, "db", "pg_isready -U postgres"));
+                .contains(new Probe.Exec("db", "pg_isready -U postgres"));
         assertThat(Probe.parse("exec:app:curl -sf http://localhost:8080/"))
-                .map(p -> p.service() + " | " + p.command()).contains("app | curl -sf http://localhost:8080/");
+                .contains(new Probe.Exec("app", "curl -sf http://localhost:8080/"));
         for (String bad : List.of("exec:db:", "exec:db:   ", "exec::true", "exec:db", "exec:a b:true")) {
             assertThat(Probe.parse(bad)).as(bad).isEmpty();
         }
@@ -71,7 +72,7 @@ class CiKeysTest {
     @Test
     void readyProbeTakesHttpAndTcpButRefusesExec() {
         assertThat(keys(Map.of("READY_PROBE", "tcp:5432")).readyProbe()).map(Probe::kind).contains(Kind.TCP);
-        assertThat(keys(Map.of("READY_PROBE", "http:/ready")).readyProbe()).map(Probe::path).contains("/ready");
+        assertThat(keys(Map.of("READY_PROBE", "http:/ready")).readyProbe()).contains(new Probe.Http("/ready"));
 
         assertThat(parse(Map.of("READY_PROBE", "exec:db:pg_isready")).problems()).containsExactly(
                 "CI key READY_PROBE of demo must be an HTTP or TCP probe: http:<path> (answers a HEALTH_OK status)"
@@ -83,7 +84,7 @@ class CiKeysTest {
 
     @Test
     void readyProbeRefusesExecEvenWithLeadingWhitespace() {
-        CiKeys.Result result = parse(Map.of("READY_PROBE", " exec:db:pg_isready"));
+        CiKeysParser.Result result = parse(Map.of("READY_PROBE", " exec:db:pg_isready"));
 
         assertThat(result.keys()).isEmpty();
         assertThat(result.problems()).singleElement()
@@ -93,7 +94,7 @@ class CiKeysTest {
     @Test
     void backupVerifyTakesEveryKindOfProbe() {
         assertThat(keys(Map.of("BACKUP_VERIFY", "exec:db:test -s /backup.sql")).backupVerify())
-                .contains(new Probe(Kind.EXEC, null, 0, 0, "db", "test -s /backup.sql"));
+                .contains(new Probe.Exec("db", "test -s /backup.sql"));
         assertThat(parse(Map.of("BACKUP_VERIFY", "exec:db:")).problems()).singleElement().satisfies(p -> assertThat(p)
                 .isEqualTo("CI key BACKUP_VERIFY of demo must be a probe: http:<path>, tcp:<port>[:<N>] or"
                         + " exec:<service>:<shell command> (exit 0), not exec:db:."));

@@ -1,0 +1,14 @@
+package net.commoninternet.ccci.extensions.deployment;
+
+import net.commoninternet.ccci.extensions.driver.AppDriver;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.HttpProbe;
+import org.apiguardian.api.API;
+
+/**
+ * What the run acts on apps with: the engine connection, the run's driver (its deploys counted)
+ * and the HTTP probe that reaches an app the way the proxy does.
+ */
+@API(status = API.Status.INTERNAL)
+public record RunTools(DockerEngine docker, AppDriver driver, HttpProbe http) {
+}

@@ -1,0 +1,36 @@
+package net.commoninternet.ccci.extensions.driver.abra;
+
+import java.util.List;
+import net.commoninternet.ccci.extensions.driver.AppDriver;
+import net.commoninternet.ccci.extensions.driver.DriverProvider;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
+import net.commoninternet.ccci.spi.DriverKind;
+import org.apiguardian.api.API;
+
+/** The abra driver ({@code ccci.driver=abra}): what the production host runs. */
+@API(status = API.Status.INTERNAL)
+public final class AbraDriverProvider implements DriverProvider {
+
+    @Override
+    public DriverKind kind() {
+        return DriverKind.ABRA;
+    }
+
+    @Override
+    public List<String> lintChecks() {
+        return AbraRecipeLint.CHECKS;
+    }
+
+    /** The driver is useless without the binary. */
+    @Override
+    public void requireAvailable() {
+        AbraDriver.requireBinary(System.getenv().getOrDefault("PATH", ""));
+    }
+
+    @Override
+    public AppDriver create(DockerEngine docker, RunWorkspace workspace) {
+        return new AbraDriver(workspace.children(), new StackTeardown(docker.client()), workspace.abraDir().canonicalServers());
+    }
+}

@@ -1,0 +1,29 @@
+package net.commoninternet.ccci.extensions.driver.swarm;
+
+import java.util.List;
+import net.commoninternet.ccci.extensions.driver.AppDriver;
+import net.commoninternet.ccci.extensions.driver.DriverProvider;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
+import net.commoninternet.ccci.spi.DriverKind;
+import org.apiguardian.api.API;
+
+/** The embedded driver ({@code ccci.driver=swarm}, the default). */
+@API(status = API.Status.INTERNAL)
+public final class SwarmDriverProvider implements DriverProvider {
+
+    @Override
+    public DriverKind kind() {
+        return DriverKind.SWARM;
+    }
+
+    @Override
+    public List<String> lintChecks() {
+        return RecipeLint.RULES;
+    }
+
+    @Override
+    public AppDriver create(DockerEngine docker, RunWorkspace workspace) {
+        return new SwarmDriver(docker, workspace.children(), workspace.backupDir(), workspace.abraDir().canonicalServers());
+    }
+}

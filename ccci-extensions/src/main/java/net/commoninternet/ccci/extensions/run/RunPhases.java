@@ -1,0 +1,281 @@
+package net.commoninternet.ccci.extensions.run;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.commoninternet.ccci.api.CiKeys;
+import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.extensions.deployment.Dependencies;
+import net.commoninternet.ccci.extensions.deployment.Deployment;
+import net.commoninternet.ccci.extensions.deployment.Prepared;
+import net.commoninternet.ccci.extensions.deployment.RunHookContext;
+import net.commoninternet.ccci.extensions.deployment.RunTools;
+import net.commoninternet.ccci.extensions.driver.CountedDeploys;
+import net.commoninternet.ccci.extensions.driver.DriverProvider;
+import net.commoninternet.ccci.extensions.driver.Drivers;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
+import net.commoninternet.ccci.extensions.lock.AppDomainLock;
+import net.commoninternet.ccci.extensions.lock.Janitor;
+import net.commoninternet.ccci.extensions.lock.JanitorCandidates;
+import net.commoninternet.ccci.extensions.results.CustomizationManifest;
+import net.commoninternet.ccci.extensions.results.RunResults;
+import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
+import net.commoninternet.ccci.extensions.swarm.AppProbes;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.HttpProbe;
+import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.extensions.workspace.Checkout;
+import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
+import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
+import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import net.commoninternet.ccci.extensions.workspace.RunState;
+import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
+import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
+import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.RunExtension;
+import net.commoninternet.ccci.spi.RunLifecycle;
+import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.RunSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run under its guards, phase by phase, in the order of the spec: connect to the engine,
+ * sweep (the janitor), prepare (run folder, ABRA_DIR, state files, fetch, upgrade plan), lock
+ * (the app domain, before the app exists), deploy (dependencies, app, set-up, the one deploy,
+ * convergence), tiers, and the teardown in {@code finally}. Each phase is a call to the class
+ * named after the spec's mechanism.
+ */
+final class RunPhases {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunPhases.class);
+
+    private final RunContext run;
+    private final RunLifecycle.Tiers tiers;
+    private final RedactedConsole console;
+    private final LifetimeGuards guards;
+    private final RunSettings settings;
+    /** The run's own app, once created: what the teardown's results mask even if the deploy failed. */
+    private App app;
+
+    RunPhases(RunContext run, RunLifecycle.Tiers tiers, RedactedConsole console, LifetimeGuards guards) {
+        this.run = run;
+        this.tiers = tiers;
+        this.console = console;
+        this.guards = guards;
+        this.settings = run.settings();
+    }
+
+    void run() throws Exception {
+        // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
+        try (DockerEngine docker = DockerEngine.connect()) {
+            DriverProvider driver = Drivers.of(settings.driver());
+            driver.requireAvailable();
+            extensions(RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));
+            sweep(docker);
+            RunWorkspace workspace = workspace();
+            Prepared prepared = prepare(workspace);
+            lock(prepared.checkout().domain());
+            RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state()),
+                    new HttpProbe(docker.client(), settings.options().probeImage()));
+            deployTestAndTearDown(prepared, tools);
+            workspace.state().remove();
+        }
+    }
+
+    /** Before anything of this run exists: reap the apps of dead runs, never a live one. */
+    private void sweep(DockerEngine docker) throws IOException {
+        StackTeardown teardown = new StackTeardown(docker.client());
+        Path servers = settings.paths().abraDir().resolve("servers");
+        Files.createDirectories(settings.paths().appLockDir());
+        new Janitor(settings.paths().appLockDir(), settings.options().deadline().multipliedBy(2),
+                domain -> teardown.teardownApp(domain, servers))
+                .sweep(JanitorCandidates.discover(servers, docker));
+    }
+
+    /**
+     * The run's folder, its ABRA_DIR and its state files (keyed by run id and pid, never by
+     * domain); from here on the (masked) console also goes into the run's run.log, and every
+     * child process gets the run's ABRA_DIR and state files and is killed if the run is stopped.
+     */
+    private RunWorkspace workspace() throws IOException {
+        Path runDir = settings.runDir();
+        RunAbraDir abraDir = RunAbraDir.create(runDir, settings.paths().abraDir());
+        RunState state = RunState.create(runDir, settings.runId(), ProcessHandle.current().pid());
+        console.teeTo(runDir.resolve("run.log"));
+        Map<String, String> environment = new HashMap<>(state.environment());
+        environment.put("ABRA_DIR", abraDir.root().toString());
+        ChildProcesses children = new ChildProcesses(environment);
+        guards.killOnStop(children);
+        return new RunWorkspace(runDir, abraDir, state, children);
+    }
+
+    /**
+     * The recipe into the run's own tree at the ref under test, its domain, its customization
+     * printed, and its upgrade plan; UPGRADE deploys the base release first and moves the same tree
+     * to the head in place.
+     */
+    private Prepared prepare(RunWorkspace workspace) throws IOException, InterruptedException {
+        RecipeFetch fetch = workspace.fetch();
+        RecipeFetch.Fetched tree = settings.options().skipFetch()
+                ? fetch.copyStaged(workspace.abraDir().stagedRecipe(run.recipe()), workspace.abraDir().recipe(run.recipe()),
+                        settings.subject().ref())
+                : fetch.fetch(run.recipeSource(), workspace.abraDir().recipe(run.recipe()), settings.subject().ref());
+        String ref = settings.subject().ref() != null ? settings.subject().ref() : tree.commit();
+        String domain = AppNaming.domain(run.recipe(), settings.subject().pr(), ref);
+        LOG.info("== ccci run {} (pid {}): recipe {} at {} (pr {}), app {}, ABRA_DIR {} ==", settings.runId(),
+                ProcessHandle.current().pid(), run.recipe(), tree.commit(), settings.subject().pr(), domain,
+                workspace.abraDir().root());
+        CiKeys keys = run.keys();
+        LOG.info("== customization: {} ==", CustomizationManifest.of(keys, run.customization(), Map.of(),
+                settings.recipeCodeApproved(), List.of()));
+        keys.notActedOn().forEach(k -> LOG.warn("CI key {} is recorded but not acted on by this ccci", k));
+        RecipeSetup setup = new RecipeSetup(settings.recipeCodeApproved(), run.customization(), workspace.children());
+        UpgradePlan upgrade = UpgradePlan.resolve(fetch, tree, run.tiers().contains(Tier.UPGRADE), keys.upgradeBaseVersion());
+        if (upgrade.base().isPresent()) {
+            fetch.moveTo(tree.dir(), upgrade.base().get().text());
+            LOG.info("== upgrade plan: deploy {} first, then upgrade in place to {} ==", upgrade.base().get(), tree.commit());
+        }
+        return new Prepared(keys, workspace, new Checkout(tree, ref, domain, upgrade), setup);
+    }
+
+    /** Held before the app exists, until this process dies: a janitor never sees the app unlocked. */
+    private void lock(String domain) throws IOException, InterruptedException {
+        AppDomainLock.acquire(settings.paths().appLockDir(), domain);
+    }
+
+    /** Deploy and tiers, then the teardown in {@code finally}, whatever stopped them. */
+    private void deployTestAndTearDown(Prepared prepared, RunTools tools) throws Exception {
+        ColdDeps deps = new ColdDeps(run, prepared.workspace(), tools, console);
+        try {
+            tiers(deploy(prepared, tools, deps));
+        } finally {
+            teardown(prepared, tools, deps);
+        }
+    }
+
+    /**
+     * Cold dependencies first (deployed, converged and reachable before the app's hooks run), then
+     * the app: created, set up (env, overlays, install steps), its pre-install hooks, the one
+     * deploy, convergence, and the secret values it really mounts (under the abra driver ccci never
+     * saw them), masked from then on.
+     */
+    private Deployment deploy(Prepared prepared, RunTools tools, ColdDeps coldDeps) throws Exception {
+        Checkout checkout = prepared.checkout();
+        Dependencies deps = coldDeps.deploy(checkout.ref());
+        app = tools.driver().newApp(run.recipe(), checkout.domain(), checkout.tree().dir(), prepared.workspace().abraDir());
+        console.addSecrets(app.secretValues().values());
+        prepared.setup().beforeInstall(app, prepared.keys());
+        tiers.beforeInstall(new RunHookContext(app, prepared.keys(), Tier.INSTALL, java.util.Optional.empty(), deps.domains()));
+        extensions(RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
+        tools.driver().deploy(app);
+        SwarmConvergence.Report converged = new SwarmConvergence(tools.docker())
+                .await(app.stack(), Duration.ofSeconds(prepared.keys().deployTimeoutSeconds()));
+        Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack());
+        console.addSecrets(mounted.values());
+        app = app.withSecrets(mounted);
+        return new Deployment(prepared, tools, deps, app, converged);
+    }
+
+    /**
+     * The tiers start on a ready app (INSTALL's ready-probe check gives the READY_PROBE's verdict);
+     * afterwards the run checks its own deploy count, whatever tiers ran.
+     */
+    private void tiers(Deployment deployment) throws Exception {
+        CiKeys keys = deployment.keys();
+        if (deployment.convergence().converged() && keys.readyProbe().isPresent()) {
+            AppProbes.Outcome ready = deployment.probes()
+                    .await(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds()));
+            LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
+        }
+        tiers.run(deployment);
+        String violation = CountedDeploys.violation(deployment.workspace().state().deployCount(),
+                1 + deployment.deps().coldCount());
+        if (violation != null) {
+            // in the results too, not only in Surefire's verdict: the install rung fails
+            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy-once", violation));
+            throw new IllegalStateException(violation);
+        }
+    }
+
+    /**
+     * Teardown must finish even when the run was stopped (SIGTERM, deadline): from here on,
+     * signals are logged and ignored and no interrupt of the guards is pending. The app goes, then
+     * its dependencies (a failed removal of the app must not keep them), then the results and the
+     * Teardown extensions, even if a removal failed. The lock is not released: the process's exit
+     * does that.
+     */
+    private void teardown(Prepared prepared, RunTools tools, ColdDeps deps) {
+        guards.beginTeardown();
+        String domain = prepared.checkout().domain();
+        boolean clean = false;
+        try {
+            List<String> left = new ArrayList<>();
+            try {
+                left.addAll(tools.driver().remove(domain));
+            } catch (Exception e) {
+                left.add("app " + domain + " (" + e + ")");
+                LOG.warn("removing {} failed: {}", domain, e.toString());
+            }
+            left.addAll(deps.remove());
+            clean = left.isEmpty();
+            LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
+        } finally {
+            writeResults(prepared, deps, clean);
+            List<RunExtension.Teardown> last = new ArrayList<>(extensions(RunExtension.Teardown.class));
+            java.util.Collections.reverse(last);
+            last.forEach(e -> call(() -> e.teardown(run)));
+        }
+    }
+
+    /** results.json and the RUN SUMMARY describe the verdict; a failure to write them never changes it. */
+    private void writeResults(Prepared prepared, ColdDeps deps, boolean clean) {
+        List<String> secrets = new ArrayList<>(deps.secretValues());
+        if (app != null) {
+            secrets.addAll(app.secretValues().values());
+        }
+        Checkout checkout = prepared.checkout();
+        RunResults.Run summary = new RunResults.Run(
+                new RunResults.Tested(run.recipe(), checkout.upgrade().headVersion().orElse(null), checkout.tree().commit(),
+                        checkout.domain()),
+                settings.subject().pr(), settings.runId(), run.tiers(),
+                new RunResults.Evidence(clean, secrets, CustomizationManifest.of(prepared.keys(), run.customization(),
+                        prepared.setup().used(), settings.recipeCodeApproved(), secrets)));
+        try {
+            Path file = RunResults.write(settings.runDir(), summary, run.record());
+            LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), file));
+            run.attach(file, "application/json");
+        } catch (Exception e) {
+            LOG.warn("could not write or attach the run's results (the verdict stands): {}", e.toString());
+        }
+    }
+
+    private <T extends RunExtension> List<T> extensions(Class<T> kind) {
+        return run.extensions().stream().filter(kind::isInstance).map(kind::cast).toList();
+    }
+
+    private static void call(ExtensionCall call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface ExtensionCall {
+        void run() throws Exception;
+    }
+}

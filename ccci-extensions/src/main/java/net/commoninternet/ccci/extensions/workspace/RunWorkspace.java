@@ -1,0 +1,24 @@
+package net.commoninternet.ccci.extensions.workspace;
+
+import java.nio.file.Path;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import org.apiguardian.api.API;
+
+/**
+ * The run's own place on the host, made before anything of the run exists on the engine: its
+ * folder ({@code <runs dir>/<run id>/}), its ABRA_DIR, its run-scoped state files, and the child
+ * processes that work in them (each started with that ABRA_DIR and the state files' paths).
+ */
+@API(status = API.Status.INTERNAL)
+public record RunWorkspace(Path runDir, RunAbraDir abraDir, RunState state, ChildProcesses children) {
+
+    /** Git in the run's own recipe trees. */
+    public RecipeFetch fetch() {
+        return new RecipeFetch(children);
+    }
+
+    /** Where the embedded backup keeps this run's restic repository. */
+    public Path backupDir() {
+        return runDir.resolve("backup");
+    }
+}
