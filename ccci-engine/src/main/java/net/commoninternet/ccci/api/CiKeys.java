@@ -138,15 +138,12 @@ public final class CiKeys {
 
         enum Kind { HTTP, TCP, EXEC }
 
-        Kind kind();
+        default Kind kind() {
+            return this instanceof Http ? Kind.HTTP : this instanceof Tcp ? Kind.TCP : Kind.EXEC;
+        }
 
         /** A GET of {@code path} that must answer a {@code HEALTH_OK} status. */
         record Http(String path) implements Probe {
-            @Override
-            public Kind kind() {
-                return Kind.HTTP;
-            }
-
             @Override
             public String toString() {
                 return "http:" + path;
@@ -156,11 +153,6 @@ public final class CiKeys {
         /** {@code stableConnects} TCP connects in a row to the routed service on {@code port}. */
         record Tcp(int port, int stableConnects) implements Probe {
             @Override
-            public Kind kind() {
-                return Kind.TCP;
-            }
-
-            @Override
             public String toString() {
                 return "tcp:" + port + ":" + stableConnects;
             }
@@ -168,11 +160,6 @@ public final class CiKeys {
 
         /** {@code sh -c command} in a running container of {@code service}, which must exit 0. */
         record Exec(String service, String command) implements Probe {
-            @Override
-            public Kind kind() {
-                return Kind.EXEC;
-            }
-
             @Override
             public String toString() {
                 return "exec:" + service + ":" + command;
