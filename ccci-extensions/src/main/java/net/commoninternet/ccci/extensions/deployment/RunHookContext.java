@@ -8,7 +8,7 @@ import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.workspace.App;
-import net.commoninternet.ccci.extensions.workspace.AppEnv;
+import net.commoninternet.ccci.extensions.workspace.EnvFile;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +40,7 @@ public record RunHookContext(App created, CiKeys keys, Tier op, Optional<LiveApp
             throw new IllegalStateException("a " + op.id() + " hook cannot change the app's env: only install and upgrade"
                     + " deploy, so set it in a pre-install or pre-upgrade hook.");
         }
-        AppEnv.read(created.envFile()).set(key, value).write(created.envFile());
+        EnvFile.read(created.envFile()).set(key, value).write(created.envFile());
         LOG.info("pre_{} hook set {} in the app's env", op.id(), key);
     }
 }

@@ -14,8 +14,12 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL)
 public final class TierOutputs {
 
-    /** The backup RESTORE restores: its snapshot, and where and what the marker was. */
-    public record Backup(String snapshotId, String service, String markerFile, String seeded) {
+    /** The backup RESTORE restores: its snapshot, and the marker it holds, if one could be seeded. */
+    public record Backup(String snapshotId, Optional<Marker> marker) {
+    }
+
+    /** A file seeded in a backed-up directory before the backup: where, and what it held. */
+    public record Marker(String service, String file, String seeded) {
     }
 
     /** What the deployed app looked like before and after the upgrade. */

@@ -1,7 +1,6 @@
 package net.commoninternet.ccci.extensions.run;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +14,7 @@ import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.extensions.workspace.DeployTimeout;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
@@ -74,10 +74,9 @@ public final class ColdDeps {
      * throws.
      */
     Dependencies deploy(String ref) throws IOException, InterruptedException {
-        Duration timeout = Duration.ofSeconds(run.keys().deployTimeoutSeconds());
         for (String dep : run.keys().deps()) {
             if (!usedWarm(dep)) {
-                deployCold(dep, ref, timeout);
+                deployCold(dep, ref);
             }
         }
         return new Dependencies(deployed);
@@ -102,7 +101,7 @@ public final class ColdDeps {
         return false;
     }
 
-    private void deployCold(String dep, String ref, Duration timeout) throws IOException, InterruptedException {
+    private void deployCold(String dep, String ref) throws IOException, InterruptedException {
         RunSettings settings = run.settings();
         RecipeFetch.Fetched tree = workspace.fetch().fetch(settings.paths().recipesDir().resolve(dep),
                 workspace.abraDir().recipe(dep), null);
@@ -118,7 +117,9 @@ public final class ColdDeps {
         new RecipeSetup(settings.options().approvedRecipes().contains(dep), Optional.empty(), workspace.children())
                 .beforeInstall(app, run.dependencyKeys().of(dep));
         tools.driver().deploy(app);
-        SwarmConvergence.Report report = new SwarmConvergence(tools.docker()).await(app.stack(), timeout);
+        // as long as the dependent's DEPLOY_TIMEOUT says, else the dependency's own timeout label
+        SwarmConvergence.Report report = new SwarmConvergence(tools.docker())
+                .await(app.stack(), DeployTimeout.of(run.keys(), app, workspace.children()));
         if (!report.converged()) {
             throw new IllegalStateException("dependency " + dep + " (" + domain + ") did not converge: "
                     + report.describe() + " — the app under test cannot be tested without it.");

@@ -35,6 +35,7 @@ import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.Checkout;
+import net.commoninternet.ccci.extensions.workspace.DeployTimeout;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
@@ -180,7 +181,7 @@ final class RunPhases {
         extensions(RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
         tools.driver().deploy(app);
         SwarmConvergence.Report converged = new SwarmConvergence(tools.docker())
-                .await(app.stack(), Duration.ofSeconds(prepared.keys().deployTimeoutSeconds()));
+                .await(app.stack(), DeployTimeout.of(prepared.keys(), app, prepared.workspace().children()));
         Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack());
         console.addSecrets(mounted.values());
         app = app.withSecrets(mounted);

@@ -3,30 +3,59 @@ package net.commoninternet.ccci.extensions.swarm;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Service;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
-/** The {@code backupbot.*} labels recipes put on their services, as backup-bot-two reads them. */
+/**
+ * The {@code backupbot.*} labels recipes put on their services, read from the swarm as
+ * backup-bot-two reads them (so list and map form in the compose are the same: {@code docker
+ * stack deploy} makes both a label map, and interpolates {@code "${ENABLE_BACKUPS:-true}"}).
+ *
+ * <ul>
+ *   <li>{@code backupbot.backup=true}: the service's data is backed up; several services may say
+ *       so;
+ *   <li>what is backed up of such a service: the comma list {@code backupbot.backup.path} of
+ *       paths in its container (the older form); else every named volume it mounts, except one
+ *       labelled {@code backupbot.backup.volumes.<volume>=false}, limited to the comma list
+ *       {@code backupbot.backup.volumes.<volume>.path} (paths relative to the volume's root) when
+ *       set. {@code <volume>} is the compose volume's key, without the stack prefix;
+ *   <li>hooks, on any service of the stack, run in its running container with {@code sh -c}:
+ *       {@code backupbot.backup.pre-hook}/{@code post-hook} around the backup,
+ *       {@code backupbot.restore.pre-hook}/{@code post-hook} around the restore.
+ * </ul>
+ */
 @API(status = API.Status.INTERNAL)
 public final class BackupLabels {
 
     public static final String BACKUP = "backupbot.backup";
     public static final String PATH = "backupbot.backup.path";
+    public static final String VOLUMES = "backupbot.backup.volumes.";
     public static final String PRE_HOOK = "backupbot.backup.pre-hook";
     public static final String POST_HOOK = "backupbot.backup.post-hook";
+    public static final String RESTORE_PRE_HOOK = "backupbot.restore.pre-hook";
     public static final String RESTORE_POST_HOOK = "backupbot.restore.post-hook";
+
+    /** One place a backup holds: its service, the path in the service's container, and where that is on the host. */
+    public record Place(String service, String containerPath, String hostPath) {
+    }
 
     private BackupLabels() {
     }
 
     /** The stack's services labelled {@code backupbot.backup=true}, by name. */
     public static List<Service> services(DockerClient client, String stack) {
+        return all(client, stack).stream().filter(s -> "true".equalsIgnoreCase(labels(s).get(BACKUP))).toList();
+    }
+
+    /** Every service of the stack, by name: hooks may be on any of them. */
+    public static List<Service> all(DockerClient client, String stack) {
         return client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec().stream()
-                .filter(s -> "true".equals(labels(s).get(BACKUP)))
-                .sorted(Comparator.comparing(s -> s.getSpec().getName()))
-                .toList();
+                .sorted(Comparator.comparing(s -> s.getSpec().getName())).toList();
     }
 
     /** Whether any service of the stack asks to be backed up. */
@@ -34,26 +63,93 @@ public final class BackupLabels {
         return !services(client, stack).isEmpty();
     }
 
-    /**
-     * Where a run can seed a marker that a backup must hold: the first backupbot path of the
-     * first backed-up service (or its first volume), as (service, container path).
-     */
-    public static Map.Entry<String, String> markerPlace(DockerClient client, String stack) {
-        Service service = services(client, stack).stream().findFirst().orElseThrow(() -> new IllegalStateException(
-                stack + " has no service labelled " + BACKUP + "=true"));
-        String declared = labels(service).get(PATH);
+    /** What a backup holds of {@code service}, given the mounts of its running container. */
+    public static List<Place> places(Service service, List<InspectContainerResponse.Mount> mounts) {
+        Map<String, String> labels = labels(service);
+        String name = service.getSpec().getName();
+        List<Place> places = new ArrayList<>();
+        String declared = labels.get(PATH);
         if (declared != null && !declared.isBlank()) {
-            return Map.entry(service.getSpec().getName(), declared.split(",")[0].trim());
+            for (String path : commaList(declared)) {
+                String normal = Path.of(path).normalize().toString(); // "/var/www/../../etc" is /etc, on no volume
+                places.add(new Place(name, normal, onHost(name, mounts, normal)));
+            }
+            return places;
         }
-        String container = new ContainerExec(client).runningContainer(service.getSpec().getName());
-        InspectContainerResponse inspect = client.inspectContainerCmd(container).exec();
-        String path = inspect.getMounts().stream().filter(m -> m.getName() != null && m.getDestination() != null)
-                .map(m -> m.getDestination().getPath()).findFirst().orElseThrow(() -> new IllegalStateException(
-                        service.getSpec().getName() + " has no volume to hold a marker"));
-        return Map.entry(service.getSpec().getName(), path);
+        String stack = labels.getOrDefault(StackLabels.NAMESPACE, "");
+        for (InspectContainerResponse.Mount mount : mounts) {
+            if (mount.getName() == null || mount.getSource() == null || mount.getDestination() == null) {
+                continue; // named volumes only, not binds
+            }
+            String volume = mount.getName().startsWith(stack + "_") ? mount.getName().substring(stack.length() + 1)
+                    : mount.getName();
+            if ("false".equalsIgnoreCase(labels.get(VOLUMES + volume))) {
+                continue;
+            }
+            String dest = mount.getDestination().getPath();
+            String subPaths = labels.get(VOLUMES + volume + ".path");
+            if (subPaths == null || subPaths.isBlank()) {
+                places.add(new Place(name, dest, mount.getSource()));
+                continue;
+            }
+            for (String sub : commaList(subPaths)) {
+                String relative = sub.replaceFirst("^/+", ""); // "/" is the volume's root, not the container's
+                Path onHost = Path.of(mount.getSource(), relative).normalize();
+                if (!onHost.startsWith(Path.of(mount.getSource()))) {
+                    throw new IllegalStateException(VOLUMES + volume + ".path " + sub + " of " + name + " leaves the volume:"
+                            + " name a path inside it, relative to its root.");
+                }
+                places.add(new Place(name, Path.of(dest, relative).normalize().toString(), onHost.toString()));
+            }
+        }
+        return places;
+    }
+
+    /**
+     * Where a run can seed a marker that a backup must hold: the first place of the backed-up
+     * services (by name) that is a directory in the running container now, as (service, container
+     * path). Empty when every place is a file (a dump a pre-hook writes, say).
+     */
+    public static Optional<Map.Entry<String, String>> markerPlace(DockerClient client, String stack)
+            throws InterruptedException {
+        ContainerExec exec = new ContainerExec(client);
+        for (Service service : services(client, stack)) {
+            String container = exec.runningContainer(service.getSpec().getName());
+            for (Place place : places(service, mounts(client, container))) {
+                if (exec.sh(container, "test -d '" + place.containerPath() + "'").ok()) {
+                    return Optional.of(Map.entry(place.service(), place.containerPath()));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    public static List<InspectContainerResponse.Mount> mounts(DockerClient client, String container) {
+        List<InspectContainerResponse.Mount> mounts = client.inspectContainerCmd(container).exec().getMounts();
+        return mounts == null ? List.of() : mounts;
     }
 
     public static Map<String, String> labels(Service service) {
         return service.getSpec().getLabels() == null ? Map.of() : service.getSpec().getLabels();
+    }
+
+    private static List<String> commaList(String value) {
+        return java.util.Arrays.stream(value.split(",")).map(String::strip).filter(p -> !p.isEmpty()).toList();
+    }
+
+    private static String onHost(String service, List<InspectContainerResponse.Mount> mounts, String containerPath) {
+        Optional<InspectContainerResponse.Mount> mount = mounts.stream()
+                .filter(m -> m.getDestination() != null && isUnder(containerPath, m.getDestination().getPath()))
+                .max(Comparator.comparingInt(m -> m.getDestination().getPath().length()));
+        if (mount.isEmpty() || mount.get().getSource() == null) {
+            throw new IllegalStateException(PATH + " " + containerPath + " of " + service
+                    + " is not on a volume, so it would not survive the container: mount a volume there.");
+        }
+        String rest = containerPath.substring(mount.get().getDestination().getPath().length());
+        return Path.of(mount.get().getSource() + rest).normalize().toString();
+    }
+
+    private static boolean isUnder(String path, String dir) {
+        return path.equals(dir) || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
     }
 }

@@ -20,9 +20,10 @@ import org.apiguardian.api.API;
 
 /**
  * BACKUP, for backup-capable apps (a service labelled {@code backupbot.backup=true}): seeds a
- * marker in the first backed-up path, takes one backup, and asserts its snapshot id and that the
- * app still converges and serves (pre/post hooks ran in it). RESTORE later changes the marker
- * and expects the seeded value back.
+ * marker in the first backed-up directory, takes one backup, and asserts its snapshot id and that
+ * the app still converges and serves (pre/post hooks ran in it). RESTORE later changes the marker
+ * and expects the seeded value back. A backup of files only (a database dump its pre-hook writes)
+ * has no directory for a marker: then the recipe's own assertions prove the restore.
  */
 @API(status = API.Status.INTERNAL)
 public final class BackupTier implements TierPlugin {
@@ -60,15 +61,25 @@ public final class BackupTier implements TierPlugin {
             }
             throw Skipped.structural("no service of the app is labelled backupbot.backup=true");
         }
-        Map.Entry<String, String> place = BackupLabels.markerPlace(deployment.docker().client(), stack);
-        String markerFile = place.getValue() + "/" + MARKER;
-        String seeded = "seeded-by-run-" + run.settings().runId() + "-" + System.nanoTime();
-        ContainerExec exec = deployment.exec();
-        ContainerExec.Result wrote = exec.sh(exec.runningContainer(place.getKey()),
-                "mkdir -p '" + place.getValue() + "' && printf %s '" + seeded + "' > '" + markerFile + "'");
-        assertThat(wrote.ok()).as("seeding the restore marker in %s: %s", place.getKey(), wrote.output()).isTrue();
+        Optional<TierOutputs.Marker> marker = seedMarker(deployment, run.settings().runId());
         String snapshot = deployment.driver().backup(deployment.app());
-        deployment.outputs().backup(new TierOutputs.Backup(snapshot, place.getKey(), markerFile, seeded));
+        deployment.outputs().backup(new TierOutputs.Backup(snapshot, marker));
+    }
+
+    /** A marker in the first backed-up directory; none when the backup holds only files (a dump its pre-hook writes). */
+    private static Optional<TierOutputs.Marker> seedMarker(Deployment deployment, String runId) throws InterruptedException {
+        Optional<Map.Entry<String, String>> place = BackupLabels.markerPlace(deployment.docker().client(),
+                deployment.app().stack());
+        if (place.isEmpty()) {
+            return Optional.empty();
+        }
+        String service = place.get().getKey();
+        String markerFile = place.get().getValue() + "/" + MARKER;
+        String seeded = "seeded-by-run-" + runId + "-" + System.nanoTime();
+        ContainerExec exec = deployment.exec();
+        ContainerExec.Result wrote = exec.sh(exec.runningContainer(service), "printf %s '" + seeded + "' > '" + markerFile + "'");
+        assertThat(wrote.ok()).as("seeding the restore marker in %s: %s", service, wrote.output()).isTrue();
+        return Optional.of(new TierOutputs.Marker(service, markerFile, seeded));
     }
 
     /** The recipe's BACKUP_VERIFY probe passes, within 3 tries. */

@@ -2,14 +2,17 @@ package net.commoninternet.ccci.extensions.tiers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
 import net.commoninternet.ccci.extensions.deployment.TierOutputs;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.swarm.ConfigVersions;
 import net.commoninternet.ccci.extensions.swarm.DeployedIdentity;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
+import net.commoninternet.ccci.extensions.workspace.DeployTimeout;
 import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RunContext;
@@ -19,8 +22,10 @@ import org.apiguardian.api.API;
 
 /**
  * UPGRADE: the run deployed the base release; this tier checks out the head in the same tree
- * and redeploys it in place, then asserts the app converged, serves, and MOVED: the deployed
- * version is the head's and differs from the base's. A base equal to the head never passes.
+ * and redeploys it in place (a config the head changed without a new name fails it first, with
+ * the version to bump: {@link ConfigVersions}), then asserts the app converged, serves, and MOVED:
+ * the deployed version is the head's and differs from the base's. A base equal to the head never
+ * passes.
  */
 @API(status = API.Status.INTERNAL)
 public final class UpgradeTier implements TierPlugin {
@@ -49,9 +54,12 @@ public final class UpgradeTier implements TierPlugin {
         DeployedIdentity before = DeployedIdentity.read(deployment.docker().client(), stack);
         deployment.workspace().fetch().moveTo(deployment.app().recipeDir(), plan.headCommit());
         deployment.setup().beforeUpgrade(deployment.app(), deployment.keys());
+        ChildProcesses children = deployment.workspace().children();
+        // a config edited without a new name: one line naming the bump, before swarm's raw refusal
+        ConfigVersions.requireBumped(deployment.docker(), deployment.app(), ComposeConfig.of(deployment.app(), children));
         deployment.driver().upgrade(deployment.app());
         SwarmConvergence.Report report = new SwarmConvergence(deployment.docker())
-                .await(stack, Duration.ofSeconds(deployment.keys().deployTimeoutSeconds()));
+                .await(stack, DeployTimeout.of(deployment.keys(), deployment.app(), children));
         deployment.outputs().upgrade(new TierOutputs.Upgrade(before, DeployedIdentity.read(deployment.docker().client(), stack)));
         assertThat(report.converged()).as("the upgraded app converged: %s", report.describe()).isTrue();
     }

@@ -2,7 +2,9 @@ package net.commoninternet.ccci.extensions.workspace;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apiguardian.api.API;
 
@@ -20,11 +22,38 @@ public record App(String recipe, String domain, Path recipeDir, Path envFile, Ma
         return AppNaming.stackName(domain);
     }
 
-    /** The environment the compose files are interpolated with: the env file now, plus {@code STACK_NAME}. */
+    /**
+     * The environment the compose files are interpolated with, as abra's deploy builds it: the
+     * env file now, then the {@code export}s of the checked-out tree's {@code abra.sh} (they win:
+     * a recipe's config versions are the recipe's, not the app's), then {@code STACK_NAME}.
+     * Exactly these values, nothing of ccci's own environment.
+     */
     public Map<String, String> deployEnv() throws IOException {
-        Map<String, String> env = new HashMap<>(AppEnv.read(envFile).values());
+        Map<String, String> env = new HashMap<>(EnvFile.read(envFile).values());
+        env.putAll(AbraSh.exports(recipeDir));
         env.put("STACK_NAME", stack());
         return env;
+    }
+
+    /**
+     * {@code COMPOSE_FILE} of the env file (colon-separated, relative to the recipe; default
+     * {@code compose.yml}), as abra reads it. An empty
+     * entry is what {@code COMPOSE_FILE="$COMPOSE_FILE:x.yml"} gives without an earlier
+     * {@code COMPOSE_FILE} line, so it is refused with the fix rather than skipped.
+     */
+    public List<String> composeFiles() throws IOException {
+        String value = EnvFile.read(envFile).values().getOrDefault("COMPOSE_FILE", "compose.yml");
+        List<String> files = new ArrayList<>();
+        for (String entry : value.split(":", -1)) {
+            String file = entry.strip();
+            if (file.isEmpty()) {
+                throw new IOException("COMPOSE_FILE=" + value + " of " + recipe + " has an empty entry: its .env.sample"
+                        + " appends to COMPOSE_FILE (\"$COMPOSE_FILE:...\") with no COMPOSE_FILE line before it, or has"
+                        + " a doubled ':'; set COMPOSE_FILE=\"compose.yml\" first.");
+            }
+            files.add(file);
+        }
+        return List.copyOf(files);
     }
 
     /** The same app, also knowing {@code more} secret values (those the app mounts, read after its deploy). */

@@ -43,9 +43,8 @@ public final class AppNaming {
         return domain.replace('.', '_');
     }
 
-    /** A swarm object name of this stack, refused rather than silently truncated. */
-    public static String objectName(String stack, String suffix) {
-        String name = stack + "_" + suffix;
+    /** A swarm object name as the recipe's compose names it, refused rather than silently truncated. */
+    public static String swarmName(String name) {
         if (name.length() > MAX_SWARM_NAME) {
             throw new IllegalArgumentException("swarm object name " + name + " is longer than " + MAX_SWARM_NAME
                     + " characters: shorten the recipe's secret or config name.");

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,8 @@ import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import org.apache.commons.io.FileUtils;
 import org.apiguardian.api.API;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Puts the recipe under test into the run's own tree, {@code $ABRA_DIR/recipes/<recipe>}, as a
@@ -27,6 +30,8 @@ import org.apiguardian.api.API;
  */
 @API(status = API.Status.INTERNAL)
 public final class RecipeFetch {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecipeFetch.class);
 
     /** The fetched tree: where it is, the commit checked out, and the release tags it has. */
     public record Fetched(Path dir, String commit, List<RecipeVersion> releases) {
@@ -72,10 +77,43 @@ public final class RecipeFetch {
             git(target, "checkout", "--quiet", ref);
         }
         String commit = git(target, "rev-parse", "HEAD").output().strip();
-        List<RecipeVersion> releases = git(target, "tag", "--list").output().lines()
-                .map(String::strip).map(RecipeVersion::parse).flatMap(Optional::stream).sorted()
-                .collect(Collectors.toList());
-        return new Fetched(target, commit, releases);
+        return new Fetched(target, commit, releases(git(target, "tag", "--list").output()));
+    }
+
+    /**
+     * The release tags among {@code tags} (one a line), in version order. A tag that is no
+     * version ({@code latest}) is not a release; one that looks like a release but cannot be
+     * ordered ({@code 99999999999999999999.0.0}) is not one either, and the run says why in one
+     * line.
+     */
+    static List<RecipeVersion> releases(String tags) {
+        List<RecipeVersion> releases = new ArrayList<>();
+        for (String tag : tags.lines().map(String::strip).filter(t -> !t.isEmpty()).toList()) {
+            Optional<RecipeVersion> version = RecipeVersion.parse(tag);
+            if (version.isPresent()) {
+                releases.add(version.get());
+            } else {
+                RecipeVersion.problem(tag).ifPresent(problem -> LOG.warn("{} (the tag is not taken as a release)", problem));
+            }
+        }
+        Collections.sort(releases);
+        return List.copyOf(releases);
+    }
+
+    /**
+     * The release tags that are lightweight (a ref straight to a commit, not a tag object): abra
+     * reads recipe versions from annotated tags only (its lint rule R014).
+     */
+    public List<String> lightweightReleaseTags(Path dir) throws IOException, InterruptedException {
+        List<String> lightweight = new ArrayList<>();
+        for (String line : git(dir, "for-each-ref", "--format=%(objecttype) %(refname:short)", "refs/tags").output().lines()
+                .toList()) {
+            String[] typeAndTag = line.strip().split(" ", 2);
+            if (typeAndTag.length == 2 && typeAndTag[0].equals("commit") && RecipeVersion.parse(typeAndTag[1]).isPresent()) {
+                lightweight.add(typeAndTag[1]);
+            }
+        }
+        return lightweight;
     }
 
     /** Moves the tree to {@code ref} (a release tag or a commit). */
@@ -91,30 +129,45 @@ public final class RecipeFetch {
 
     /**
      * The release to upgrade from: for a head that is itself a release, the newest release
-     * older than it; for an untagged head (a PR), the newest release it descends from. Never the
-     * head's own commit: an upgrade from a version to itself proves nothing.
+     * older than it; for an untagged head (a PR), the newest release it descends from (its tags
+     * merged into the head, in version order, whatever their dates); stable releases before
+     * pre-releases. Never the head's own release (nor another spelling of it, {@code v1.0.0} for
+     * {@code 1.0.0+x}): an upgrade from a version to itself proves nothing.
      */
     Optional<RecipeVersion> upgradeBase(Fetched tree) throws IOException, InterruptedException {
         Optional<RecipeVersion> atHead = releaseAtHead(tree);
-        if (atHead.isPresent()) {
-            return tree.releases().stream().filter(v -> v.compareTo(atHead.get()) < 0).max(RecipeVersion::compareTo);
-        }
-        ChildProcesses.Result described = processes.run(command(tree.dir(), "describe", "--tags", "--abbrev=0", "HEAD"), null);
-        return described.ok() ? RecipeVersion.parse(described.output().strip()) : Optional.empty();
+        List<RecipeVersion> candidates = atHead.isPresent()
+                ? tree.releases().stream().filter(v -> v.compareTo(atHead.get()) < 0 && !v.samePrecedence(atHead.get())).toList()
+                : releases(git(tree.dir(), "tag", "--merged", tree.commit()).output());
+        return newestPreferringStable(candidates);
+    }
+
+    /**
+     * The newest stable release, else the newest pre-release: people upgrade from the release they
+     * run, which is a stable one whenever there is one.
+     */
+    static Optional<RecipeVersion> newestPreferringStable(List<RecipeVersion> releases) {
+        Optional<RecipeVersion> stable = releases.stream().filter(v -> !v.preRelease()).max(RecipeVersion::compareTo);
+        return stable.isPresent() ? stable : releases.stream().max(RecipeVersion::compareTo);
     }
 
     /** The newest release tag on the head commit, if the head is a release. */
     Optional<RecipeVersion> releaseAtHead(Fetched tree) throws IOException, InterruptedException {
-        return git(tree.dir(), "tag", "--points-at", tree.commit()).output().lines()
-                .map(String::strip).map(RecipeVersion::parse).flatMap(Optional::stream).max(RecipeVersion::compareTo);
+        return releases(git(tree.dir(), "tag", "--points-at", tree.commit()).output()).stream().max(RecipeVersion::compareTo);
     }
 
     private void materialize(Path versions, Path target) throws IOException, InterruptedException {
-        List<RecipeVersion> ordered;
+        List<String> names;
         try (Stream<Path> entries = Files.list(versions)) {
-            ordered = entries.map(p -> p.getFileName().toString()).map(RecipeVersion::parse)
-                    .flatMap(Optional::stream).sorted().collect(Collectors.toList());
+            names = entries.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
         }
+        for (String name : names) {
+            Optional<String> problem = RecipeVersion.problem(name);
+            if (problem.isPresent()) {
+                throw new IOException(versions.resolve(name) + ": " + problem.get());
+            }
+        }
+        List<RecipeVersion> ordered = names.stream().map(RecipeVersion::parse).flatMap(Optional::stream).sorted().toList();
         if (ordered.isEmpty()) {
             throw new IOException(versions + " holds no <semver>+<upstream> version folders.");
         }
@@ -127,8 +180,10 @@ public final class RecipeFetch {
                 }
             }
             FileUtils.copyDirectory(versions.resolve(version.text()).toFile(), target.toFile());
-            commitAll(target, "release " + version, day++);
-            git(target, "tag", version.text());
+            commitAll(target, "release " + version, day);
+            // annotated, as abra wants release tags (lint R014)
+            processes.run(command(target, "-c", "tag.gpgsign=false", "tag", "-a", version.text(), "-m", "release " + version),
+                    null, identity(day++), java.time.Duration.ofMinutes(1)).orThrow();
         }
     }
 
@@ -137,13 +192,17 @@ public final class RecipeFetch {
             git(repo, "init", "--quiet", "--initial-branch=main");
         }
         git(repo, "add", "--all");
+        processes.run(command(repo, "-c", "commit.gpgsign=false", "commit", "--quiet", "--allow-empty", "-m", message),
+                null, identity(day), java.time.Duration.ofMinutes(1)).orThrow();
+    }
+
+    /** A fixed author, committer and tagger with a fixed date per release: the same ids on every host. */
+    private static Map<String, String> identity(int day) {
         String date = String.format("2026-01-%02dT00:00:00Z", day + 1);
-        Map<String, String> identity = new HashMap<>(Map.of(
+        return new HashMap<>(Map.of(
                 "GIT_AUTHOR_NAME", "ccci", "GIT_AUTHOR_EMAIL", "ccci@localhost",
                 "GIT_COMMITTER_NAME", "ccci", "GIT_COMMITTER_EMAIL", "ccci@localhost",
                 "GIT_AUTHOR_DATE", date, "GIT_COMMITTER_DATE", date));
-        processes.run(command(repo, "-c", "commit.gpgsign=false", "commit", "--quiet", "--allow-empty", "-m", message),
-                null, identity, java.time.Duration.ofMinutes(1)).orThrow();
     }
 
     private ChildProcesses.Result git(Path repo, String... args) throws IOException, InterruptedException {

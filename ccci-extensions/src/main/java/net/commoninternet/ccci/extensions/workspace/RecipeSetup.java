@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,7 +75,7 @@ public final class RecipeSetup {
         if (values.isEmpty()) {
             return;
         }
-        AppEnv env = AppEnv.read(app.envFile());
+        EnvFile env = EnvFile.read(app.envFile());
         values.forEach(env::set);
         env.write(app.envFile());
         LOG.info("{}: set {} in the app's env", key, String.join(", ", new java.util.TreeSet<>(values.keySet())));
@@ -87,11 +86,10 @@ public final class RecipeSetup {
      * {@code compose.ccci.yml} if the recipe is approved, then the customization's overlay.
      */
     void applyOverlays(App app) throws IOException {
-        AppEnv env = AppEnv.read(app.envFile());
+        EnvFile env = EnvFile.read(app.envFile());
         String before = env.values().getOrDefault("COMPOSE_FILE", "compose.yml");
         // Compared normalized: "./compose.ccci.yml" in a recipe's COMPOSE_FILE is the same file.
-        List<String> files = new ArrayList<>(Arrays.stream(before.split(":")).map(String::strip).filter(f -> !f.isEmpty())
-                .filter(f -> !isCiOverlay(f)).toList());
+        List<String> files = new ArrayList<>(app.composeFiles().stream().filter(f -> !isCiOverlay(f)).toList());
         if (Files.isRegularFile(app.recipeDir().resolve(RECIPE_OVERLAY))) {
             if (approved) {
                 files.add(RECIPE_OVERLAY);

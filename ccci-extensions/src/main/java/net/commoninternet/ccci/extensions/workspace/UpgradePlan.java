@@ -2,8 +2,6 @@ package net.commoninternet.ccci.extensions.workspace;
 
 import java.io.IOException;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 
 /**
@@ -15,8 +13,6 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL)
 public record UpgradePlan(Optional<RecipeVersion> base, String headCommit, Optional<String> headVersion,
                    Optional<String> headRelease, String reason) {
-
-    private static final Pattern VERSION_LABEL = Pattern.compile("coop-cloud\\.\\$\\{STACK_NAME}\\.version=([^\"'\\s]+)");
 
     /**
      * The head's version label and release tag, always; a base only when {@code upgrade} is
@@ -41,8 +37,15 @@ public record UpgradePlan(Optional<RecipeVersion> base, String headCommit, Optio
         return new UpgradePlan(base, tree.commit(), headVersion, headRelease, reason);
     }
 
+    /**
+     * The version label of a compose file's text, read from its parsed YAML (a commented-out label
+     * never wins); a compose that does not parse declares none (LINT says why).
+     */
     static Optional<String> versionLabel(String compose) {
-        Matcher m = VERSION_LABEL.matcher(compose);
-        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+        try {
+            return RecipeLabels.version(RecipeLabels.parse(compose), null);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 }

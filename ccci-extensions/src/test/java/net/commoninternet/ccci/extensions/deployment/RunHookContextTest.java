@@ -11,7 +11,7 @@ import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.workspace.App;
-import net.commoninternet.ccci.extensions.workspace.AppEnv;
+import net.commoninternet.ccci.extensions.workspace.EnvFile;
 import net.commoninternet.ccci.extensions.workspace.TempApp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +32,7 @@ class RunHookContextTest {
         context(app, Tier.INSTALL).setEnv("GREETING", "hi");
         context(app, Tier.UPGRADE).setEnv("NEW_FLAG", "1");
 
-        assertThat(AppEnv.read(app.envFile()).values()).containsExactly(
+        assertThat(EnvFile.read(app.envFile()).values()).containsExactly(
                 Map.entry("TYPE", "demo"), Map.entry("GREETING", "hi"), Map.entry("NEW_FLAG", "1"));
     }
 

@@ -57,7 +57,7 @@ class RecipeSetupTest {
     }
 
     private Map<String, String> env() throws IOException {
-        return AppEnv.read(app.envFile()).values();
+        return EnvFile.read(app.envFile()).values();
     }
 
     @Test
@@ -75,7 +75,7 @@ class RecipeSetupTest {
 
     @Test
     void aRecipeCannotSlipItsOverlayPastTheApprovedListBySpellingItsPathAnotherWay() throws Exception {
-        AppEnv.read(app.envFile()).set("COMPOSE_FILE", "compose.yml:./compose.ccci.yml: .ccci/../compose.ccci.yml"
+        EnvFile.read(app.envFile()).set("COMPOSE_FILE", "compose.yml:./compose.ccci.yml: .ccci/../compose.ccci.yml"
                 + ":./.ccci/compose.customization.yml").write(app.envFile());
 
         new RecipeSetup(false, Optional.empty(), children).applyOverlays(app);

@@ -80,7 +80,7 @@ class RunAbraDirTest {
         RunAbraDir abra = RunAbraDir.create(sandbox.resolve("runs/1"), canonical);
         String domain = "cust-abcdef.ci.commoninternet.net";
 
-        AppEnv.empty().set("DOMAIN", domain).write(abra.envFile(domain));
+        EnvFile.empty().set("DOMAIN", domain).write(abra.envFile(domain));
         ChildProcesses children = new ChildProcesses(Map.of("ABRA_DIR", abra.root().toString()));
         children.run(List.of("sh", "-c", "printf 'DOMAIN=by-a-child\\n' > \"$ABRA_DIR/servers/default/child.env\""), null)
                 .orThrow();

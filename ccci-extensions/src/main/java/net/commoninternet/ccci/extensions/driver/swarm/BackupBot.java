@@ -2,7 +2,6 @@ package net.commoninternet.ccci.extensions.driver.swarm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Service;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,11 +10,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.BackupLabels;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
@@ -26,11 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Backup and restore of an app the way backup-bot-two does it in production, embedded: the
- * services labelled {@code backupbot.backup=true} name their paths
- * ({@code backupbot.backup.path}, comma-separated, in the container) and hooks
- * ({@code backupbot.backup.pre-hook}, {@code backupbot.backup.post-hook},
- * {@code backupbot.restore.post-hook}, run with {@code sh -c} inside the running container);
- * the paths are read from the volumes they live on, on the host, with restic (what
+ * services labelled {@code backupbot.backup=true} name what is backed up (their volumes, or the
+ * paths their labels name: {@link BackupLabels}), the stack's services may carry hooks
+ * ({@code backupbot.backup.pre-hook}/{@code post-hook}, {@code backupbot.restore.pre-hook}/
+ * {@code post-hook}, run with {@code sh -c} inside the running container, in service-name order);
+ * the places are read from the volumes they live on, on the host, with restic (what
  * backup-bot-two uses). One restic repository per run, in the run's folder, with a generated
  * password that never leaves that folder.
  */
@@ -67,32 +64,38 @@ final class BackupBot {
         if (services.isEmpty()) {
             throw new IllegalStateException(stack + " has no service labelled " + BackupLabels.BACKUP + "=true: nothing to back up.");
         }
+        hooks(stack, BackupLabels.PRE_HOOK);
         List<String> hostPaths = new ArrayList<>();
         for (Service service : services) {
-            String container = runningContainer(service);
-            hook(container, service, BackupLabels.PRE_HOOK);
-            hostPaths.addAll(hostPaths(service, container));
+            hostPaths.addAll(hostPaths(service, runningContainer(service)));
         }
         ensureRepository();
         List<String> command = new ArrayList<>(List.of("restic", "backup", "--json", "--tag", stack));
         command.addAll(hostPaths);
         ChildProcesses.Result result = processes.run(command, null, resticEnv(), Duration.ofMinutes(30)).orThrow();
         String id = snapshotId(result.output());
-        for (Service service : services) {
-            hook(runningContainer(service), service, BackupLabels.POST_HOOK);
-        }
+        hooks(stack, BackupLabels.POST_HOOK);
         LOG.info("backup of {}: snapshot {} of {}", stack, id, hostPaths);
         return new Snapshot(id, List.copyOf(hostPaths));
     }
 
-    /** Puts the snapshot's files back where they came from, then runs the restore post-hooks. */
+    /** Runs the restore pre-hooks, puts the snapshot's files back where they came from, then runs the post-hooks. */
     void restore(String stack, String snapshotId) throws IOException, InterruptedException {
+        hooks(stack, BackupLabels.RESTORE_PRE_HOOK);
         processes.run(List.of("restic", "restore", snapshotId, "--target", "/"), null, resticEnv(),
                 Duration.ofMinutes(30)).orThrow();
-        for (Service service : BackupLabels.services(docker.client(), stack)) {
-            hook(runningContainer(service), service, BackupLabels.RESTORE_POST_HOOK);
-        }
+        hooks(stack, BackupLabels.RESTORE_POST_HOOK);
         LOG.info("restore of {}: snapshot {} restored", stack, snapshotId);
+    }
+
+    /** The hook {@code label} of every service of the stack that has one, in service-name order. */
+    private void hooks(String stack, String label) throws InterruptedException {
+        for (Service service : BackupLabels.all(docker.client(), stack)) {
+            String hook = BackupLabels.labels(service).get(label);
+            if (hook != null && !hook.isBlank()) {
+                hook(runningContainer(service), service, label, hook);
+            }
+        }
     }
 
     /** The snapshot id from restic's JSON summary line. */
@@ -114,41 +117,16 @@ final class BackupBot {
                 + resticJsonOutput.lines().limit(5).toList());
     }
 
-    /** The container paths to back up, as paths on the host (inside the volumes they are on). */
+    /** What the service's labels back up, as paths on the host (inside the volumes they are on). */
     private List<String> hostPaths(Service service, String container) {
-        InspectContainerResponse inspect = docker.client().inspectContainerCmd(container).exec();
-        List<InspectContainerResponse.Mount> mounts = inspect.getMounts() == null ? List.of() : inspect.getMounts();
-        String declared = BackupLabels.labels(service).get(BackupLabels.PATH);
-        List<String> paths = new ArrayList<>();
-        if (declared == null || declared.isBlank()) {
-            mounts.stream().filter(m -> m.getName() != null && m.getSource() != null) // named volumes only, not binds
-                    .forEach(m -> paths.add(m.getSource()));
-        } else {
-            for (String path : declared.split(",")) {
-                paths.add(onHost(service, mounts, path.trim()));
-            }
-        }
+        List<String> paths = BackupLabels.places(service, BackupLabels.mounts(docker.client(), container)).stream()
+                .map(BackupLabels.Place::hostPath).toList();
         if (paths.isEmpty()) {
-            throw new IllegalStateException(service.getSpec().getName() + " has " + BackupLabels.BACKUP + "=true but no volume:"
-                    + " add a volume, or a " + BackupLabels.PATH + " label naming a path on one.");
+            throw new IllegalStateException(service.getSpec().getName() + " has " + BackupLabels.BACKUP + "=true but backs up"
+                    + " nothing: mount a volume, or name a path on one (" + BackupLabels.PATH + ", "
+                    + BackupLabels.VOLUMES + "<volume>.path).");
         }
         return paths;
-    }
-
-    private static String onHost(Service service, List<InspectContainerResponse.Mount> mounts, String containerPath) {
-        Optional<InspectContainerResponse.Mount> mount = mounts.stream()
-                .filter(m -> m.getDestination() != null && isUnder(containerPath, m.getDestination().getPath()))
-                .max(Comparator.comparingInt(m -> m.getDestination().getPath().length()));
-        if (mount.isEmpty() || mount.get().getSource() == null) {
-            throw new IllegalStateException(BackupLabels.PATH + " " + containerPath + " of " + service.getSpec().getName()
-                    + " is not on a volume, so it would not survive the container: mount a volume there.");
-        }
-        String rest = containerPath.substring(mount.get().getDestination().getPath().length());
-        return Path.of(mount.get().getSource() + rest).normalize().toString();
-    }
-
-    private static boolean isUnder(String path, String dir) {
-        return path.equals(dir) || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
     }
 
     private String runningContainer(Service service) {
@@ -159,12 +137,8 @@ final class BackupBot {
         return new ContainerExec(docker.client());
     }
 
-    /** Runs the service's hook, if it has one, with {@code sh -c} in its container; non-zero fails the operation. */
-    private void hook(String container, Service service, String label) throws InterruptedException {
-        String hook = BackupLabels.labels(service).get(label);
-        if (hook == null || hook.isBlank()) {
-            return;
-        }
+    /** Runs the service's hook with {@code sh -c} in its container; non-zero fails the operation. */
+    private void hook(String container, Service service, String label, String hook) throws InterruptedException {
         ContainerExec.Result result = exec().sh(container, hook);
         if (!result.ok()) {
             throw new IllegalStateException(label + " of " + service.getSpec().getName() + " exited " + result.exitCode()

@@ -1,8 +1,6 @@
 package net.commoninternet.ccci.extensions.driver.swarm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,23 +9,29 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.commoninternet.ccci.extensions.workspace.AppEnv;
+import net.commoninternet.ccci.extensions.workspace.AbraSh;
+import net.commoninternet.ccci.extensions.workspace.EnvFile;
+import net.commoninternet.ccci.extensions.workspace.RecipeLabels;
+import net.commoninternet.ccci.extensions.workspace.RecipeVersion;
 import org.apiguardian.api.API;
 
 /**
  * The embedded driver's recipe lint: the rules a Co-op Cloud maintainer expects of a recipe,
- * read from the checked-out tree (the raw {@code compose.yml}, so {@code ${STACK_NAME}} labels
- * are seen as written). Each rule yields a finding or nothing.
+ * read from the checked-out tree (the raw {@code compose.yml}, parsed, so {@code ${STACK_NAME}}
+ * labels are seen as written and a commented-out line is no label). Each rule yields a finding or
+ * nothing. {@code annotated-tags} is abra's R014, {@code config-versions} its R010.
  */
 @API(status = API.Status.INTERNAL)
 public final class RecipeLint {
 
     public static final List<String> RULES = List.of("compose-parses", "env-sample", "version-label", "images-pinned",
-            "traefik-routing", "healthchecks", "release-notes");
+            "traefik-routing", "healthchecks", "release-notes", "annotated-tags", "config-versions");
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+\\+\\S+");
+    private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+(-[0-9A-Za-z.-]+)?\\+\\S+");
+    private static final Pattern NAME_VARIABLE = Pattern.compile("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)");
 
     private RecipeLint() {
     }
@@ -36,25 +40,26 @@ public final class RecipeLint {
      * Findings per rule, in {@link #RULES} order (empty = satisfied).
      *
      * @param headRelease the release tag at the head, if the head is one
+     * @param lightweightTags the recipe's release tags that are not annotated
      */
-    public static Map<String, Optional<String>> lint(Path recipe, Optional<String> headRelease) throws IOException {
+    public static Map<String, Optional<String>> lint(Path recipe, Optional<String> headRelease, List<String> lightweightTags)
+            throws IOException {
         Map<String, Optional<String>> findings = new LinkedHashMap<>();
         JsonNode compose;
         try {
-            compose = YAML.readTree(Files.readString(recipe.resolve("compose.yml")));
+            compose = RecipeLabels.parse(Files.readString(recipe.resolve("compose.yml")));
         } catch (IOException e) {
             findings.put("compose-parses", Optional.of("compose.yml does not parse: " + e.getMessage().lines().findFirst().orElse("")));
             RULES.stream().skip(1).forEach(r -> findings.put(r, Optional.of("not checked: compose.yml does not parse")));
             return findings;
         }
-        JsonNode services = compose.path("services");
-        findings.put("compose-parses", services.size() == 0 ? Optional.of("compose.yml declares no services") : Optional.empty());
+        List<Map.Entry<String, JsonNode>> services = RecipeLabels.services(compose);
+        findings.put("compose-parses", services.isEmpty() ? Optional.of("compose.yml declares no services") : Optional.empty());
         findings.put("env-sample", envSample(recipe));
-        List<String> versions = new ArrayList<>();
         List<String> unpinned = new ArrayList<>();
         List<String> noHealthcheck = new ArrayList<>();
         boolean routed = false;
-        for (Map.Entry<String, JsonNode> service : (Iterable<Map.Entry<String, JsonNode>>) services::fields) {
+        for (Map.Entry<String, JsonNode> service : services) {
             String image = service.getValue().path("image").asText("");
             String tag = image.contains(":") ? image.substring(image.lastIndexOf(':') + 1) : "";
             if (tag.isEmpty() || tag.equals("latest") || tag.contains("/")) {
@@ -63,16 +68,11 @@ public final class RecipeLint {
             if (service.getValue().path("healthcheck").isMissingNode()) {
                 noHealthcheck.add(service.getKey());
             }
-            List<String> labels = labels(service.getValue().path("deploy").path("labels"));
-            for (String label : labels) {
-                if (label.startsWith("coop-cloud.${STACK_NAME}.version=")) {
-                    versions.add(label.substring(label.indexOf('=') + 1));
-                }
-            }
-            routed |= labels.contains("traefik.enable=true")
-                    && labels.stream().anyMatch(l -> l.contains(".loadbalancer.server.port="));
+            Map<String, String> labels = RecipeLabels.deployLabels(service.getValue());
+            routed |= "true".equals(labels.get("traefik.enable"))
+                    && labels.keySet().stream().anyMatch(l -> l.endsWith(".loadbalancer.server.port"));
         }
-        findings.put("version-label", versionLabel(versions, headRelease));
+        findings.put("version-label", versionLabel(RecipeLabels.version(compose, null), headRelease));
         findings.put("images-pinned", unpinned.isEmpty() ? Optional.empty()
                 : Optional.of("images without a pinned tag: " + String.join(", ", unpinned)));
         findings.put("traefik-routing", routed ? Optional.empty()
@@ -81,6 +81,10 @@ public final class RecipeLint {
                 : Optional.of("services without a healthcheck: " + String.join(", ", noHealthcheck)));
         findings.put("release-notes", headRelease.filter(v -> !Files.isRegularFile(recipe.resolve("release").resolve(v)))
                 .map(v -> "no release notes for " + v + " (release/" + v + ")"));
+        findings.put("annotated-tags", lightweightTags.isEmpty() ? Optional.empty()
+                : Optional.of("lightweight release tags (abra reads annotated ones): " + String.join(", ", lightweightTags)
+                        + "; replace each with git tag -a"));
+        findings.put("config-versions", configVersions(compose, AbraSh.exports(recipe).keySet()));
         return findings;
     }
 
@@ -89,7 +93,7 @@ public final class RecipeLint {
         if (!Files.isRegularFile(sample)) {
             return Optional.of("no .env.sample");
         }
-        Map<String, String> values = AppEnv.read(sample).values();
+        Map<String, String> values = EnvFile.read(sample).values();
         List<String> missing = new ArrayList<>();
         for (String key : List.of("TYPE", "DOMAIN")) {
             if (!values.containsKey(key)) {
@@ -99,25 +103,44 @@ public final class RecipeLint {
         return missing.isEmpty() ? Optional.empty() : Optional.of(".env.sample does not set " + String.join(", ", missing));
     }
 
-    private static Optional<String> versionLabel(List<String> versions, Optional<String> headRelease) {
-        if (versions.isEmpty()) {
+    private static Optional<String> versionLabel(Optional<String> version, Optional<String> headRelease) {
+        if (version.isEmpty()) {
             return Optional.of("no service has a coop-cloud.${STACK_NAME}.version label");
         }
-        String version = versions.get(0);
-        if (!VERSION.matcher(version).matches()) {
-            return Optional.of("version label " + version + " is not <semver>+<upstream>");
+        if (!VERSION.matcher(version.get()).matches() || RecipeVersion.parse(version.get()).isEmpty()) {
+            return Optional.of("version label " + version.get() + " is not <semver>+<upstream>");
         }
-        return headRelease.filter(r -> !r.equals(version))
-                .map(r -> "version label " + version + " does not match the release tag " + r);
+        RecipeVersion declared = RecipeVersion.parse(version.get()).orElseThrow();
+        // the same release, build metadata included; a tag's leading v is only spelling
+        return headRelease.filter(r -> RecipeVersion.parse(r).map(t -> t.semver().compareTo(declared.semver()) != 0).orElse(true))
+                .map(r -> "version label " + version.get() + " does not match the release tag " + r);
     }
 
-    private static List<String> labels(JsonNode node) {
-        List<String> labels = new ArrayList<>();
-        if (node.isArray()) {
-            node.forEach(l -> labels.add(l.asText()));
-        } else if (node.isObject()) {
-            node.fields().forEachRemaining(e -> labels.add(e.getKey() + "=" + e.getValue().asText()));
-        }
-        return labels;
+    /**
+     * Every config the recipe makes from a file must carry a version in its name that abra.sh
+     * exports: swarm never changes a config's content, so each change needs a new name.
+     */
+    private static Optional<String> configVersions(JsonNode compose, Set<String> exported) {
+        List<String> problems = new ArrayList<>();
+        compose.path("configs").fields().forEachRemaining(config -> {
+            if (config.getValue().path("external").asBoolean(false) || !config.getValue().has("file")) {
+                return;
+            }
+            String name = config.getValue().path("name").asText("");
+            List<String> versions = new ArrayList<>();
+            Matcher m = NAME_VARIABLE.matcher(name);
+            while (m.find()) {
+                if (m.group(1).endsWith("VERSION")) {
+                    versions.add(m.group(1));
+                }
+            }
+            if (versions.isEmpty()) {
+                problems.add(config.getKey() + " has no version in its name (name: ${STACK_NAME}_" + config.getKey()
+                        + "_${" + config.getKey().toUpperCase(java.util.Locale.ROOT) + "_VERSION})");
+            }
+            versions.stream().filter(v -> !exported.contains(v))
+                    .forEach(v -> problems.add(config.getKey() + "'s " + v + " is not exported by abra.sh"));
+        });
+        return problems.isEmpty() ? Optional.empty() : Optional.of("configs not versioned in abra.sh: " + String.join("; ", problems));
     }
 }

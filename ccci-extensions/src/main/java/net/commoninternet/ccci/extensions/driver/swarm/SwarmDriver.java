@@ -1,8 +1,6 @@
 package net.commoninternet.ccci.extensions.driver.swarm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.model.SecretSpec;
 import java.io.IOException;
@@ -11,21 +9,21 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.App;
-import net.commoninternet.ccci.extensions.workspace.AppEnv;
+import net.commoninternet.ccci.extensions.workspace.EnvFile;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
+import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
@@ -40,9 +38,6 @@ import org.slf4j.LoggerFactory;
 public final class SwarmDriver implements AppDriver {
 
     private static final Logger LOG = LoggerFactory.getLogger(SwarmDriver.class);
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Pattern SECRET_VERSION = Pattern.compile("SECRET_([A-Z0-9_]+)_VERSION");
-    private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
     private final DockerEngine docker;
     private final ChildProcesses processes;
@@ -63,27 +58,33 @@ public final class SwarmDriver implements AppDriver {
 
 
     /**
-     * {@code abra app new}: the env file from {@code .env.sample} with {@code TYPE} and
-     * {@code DOMAIN} set, and a generated value for every {@code SECRET_<NAME>_VERSION}.
+     * {@code abra app new} and {@code abra app secret generate}: the env file from
+     * {@code .env.sample} (the sample's {@code <recipe>.example.com} replaced by the domain, as abra
+     * does, and {@code TYPE} and {@code DOMAIN} set), then a generated value for every secret of
+     * the app's compose whose {@code SECRET_<NAME>_VERSION} the env sets, under the name the
+     * compose gives it, as long and from the alphabet its modifiers say ({@link SecretHints}).
      */
     @Override
-    public App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abra) throws IOException {
+    public App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abra) throws IOException, InterruptedException {
         String stack = AppNaming.stackName(domain);
         Path sample = recipeDir.resolve(".env.sample");
-        AppEnv env = Files.isRegularFile(sample) ? AppEnv.read(sample) : AppEnv.empty();
-        env.set("TYPE", recipe).set("DOMAIN", domain);
+        EnvFile env = Files.isRegularFile(sample) ? EnvFile.read(sample) : EnvFile.empty();
+        env.replaceText(recipe + ".example.com", domain).set("TYPE", recipe).set("DOMAIN", domain);
         Path file = abra.envFile(domain);
         env.write(file);
-        Map<String, String> values = env.values();
+        App created = new App(recipe, domain, recipeDir, file, Map.of());
         Map<String, String> secrets = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : values.entrySet()) {
-            Matcher m = SECRET_VERSION.matcher(e.getKey());
-            if (m.matches()) {
-                String name = AppNaming.objectName(stack, m.group(1).toLowerCase() + "_" + e.getValue());
-                String value = generate(32);
-                createSecret(name, value, stack);
-                secrets.put(name, value);
+        for (Map.Entry<String, String> secret : ComposeConfig.of(created, processes).secretNames().entrySet()) {
+            String versionKey = "SECRET_" + secret.getKey().toUpperCase(Locale.ROOT) + "_VERSION";
+            if (!env.values().containsKey(versionKey)) {
+                LOG.warn("secret {} of {}: its env sets no {}, so it is not generated (as abra does)", secret.getKey(),
+                        recipe, versionKey);
+                continue;
             }
+            SecretHints hints = SecretHints.of(versionKey, env.modifiers(versionKey), ".env.sample of " + recipe);
+            String name = AppNaming.swarmName(secret.getValue());
+            // a secret created here is labelled with the stack, so the teardown removes it even if a later one fails
+            createSecret(name, hints.generate(random), stack, secrets);
         }
         LOG.info("app {} created: env {}, {} secret(s) generated", domain, file, secrets.size());
         return new App(recipe, domain, recipeDir, file, Map.copyOf(secrets));
@@ -94,7 +95,7 @@ public final class SwarmDriver implements AppDriver {
     public void deploy(App app) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("docker", "stack", "deploy", "--prune", "--detach=true",
                 "--resolve-image", "never"));
-        for (String compose : composeFiles(app)) {
+        for (String compose : app.composeFiles()) {
             command.add("-c");
             command.add(compose);
         }
@@ -107,23 +108,12 @@ public final class SwarmDriver implements AppDriver {
 
     /**
      * Every image the app's final compose config names is on this host, or pulled now; else one
-     * sentence naming the image. Reading the config ({@code docker stack config}: merged and
+     * sentence naming the image. Reading the config ({@link ComposeConfig}: merged and
      * interpolated, as the deploy will see it) also stops a compose file that does not parse
      * before anything is deployed.
      */
     void requireImages(App app) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("docker", "stack", "config"));
-        for (String compose : composeFiles(app)) {
-            command.add("-c");
-            command.add(compose);
-        }
-        ChildProcesses.Result config = processes.run(command, app.recipeDir(), app.deployEnv(), Duration.ofMinutes(1));
-        if (!config.ok()) {
-            throw new IOException("the compose files of " + app.recipe() + " (" + String.join(", ", composeFiles(app))
-                    + ") do not parse: " + config.output().strip() + " — fix the recipe's compose file.");
-        }
-        JsonNode services = YAML.readTree(config.output()).path("services");
-        for (Map.Entry<String, JsonNode> service : (Iterable<Map.Entry<String, JsonNode>>) services::fields) {
+        for (Map.Entry<String, JsonNode> service : ComposeConfig.of(app, processes).services()) {
             String image = service.getValue().path("image").asText("");
             if (!image.isEmpty() && !present(image)) {
                 throw new IllegalStateException("image " + image + " of service " + service.getKey() + " is not on this host"
@@ -160,8 +150,8 @@ public final class SwarmDriver implements AppDriver {
 
     /** The embedded rules ({@link RecipeLint}), on the tree as it is checked out. */
     @Override
-    public Map<String, Optional<String>> lint(App app, Optional<String> headRelease) throws IOException {
-        return RecipeLint.lint(app.recipeDir(), headRelease);
+    public Map<String, Optional<String>> lint(App app, Optional<String> headRelease) throws IOException, InterruptedException {
+        return RecipeLint.lint(app.recipeDir(), headRelease, new RecipeFetch(processes).lightweightReleaseTags(app.recipeDir()));
     }
 
     @Override
@@ -169,31 +159,17 @@ public final class SwarmDriver implements AppDriver {
         return new StackTeardown(docker.client()).teardownApp(domain, servers);
     }
 
-    /**
-     * {@code COMPOSE_FILE} from the env file (colon-separated, relative to the recipe), as abra
-     * reads it; {@link RecipeSetup} has added the CI overlays to it.
-     */
-    static List<String> composeFiles(App app) throws IOException {
-        return List.of(app.deployEnv().getOrDefault("COMPOSE_FILE", "compose.yml").split(":"));
-    }
-
-    private void createSecret(String name, String value, String stack) {
+    private void createSecret(String name, String value, String stack, Map<String, String> created) {
         // SecretSpec.withData base64-encodes the value itself: pass it as it is, or the app reads
         // the base64 text as its secret (and the console filter, which knows the value, misses it).
         try {
             docker.client().createSecretCmd(new SecretSpec().withName(name).withData(value).withLabels(StackLabels.of(stack)))
                     .exec();
+            created.put(name, value);
         } catch (ConflictException e) {
             throw new IllegalStateException("secret " + name + " already exists: a previous run of this domain left it;"
                     + " the janitor removes it when that run is dead.", e);
         }
     }
 
-    private String generate(int length) {
-        StringBuilder s = new StringBuilder(length);
-        for (int i = 0; i < length; i++) {
-            s.append(ALPHABET.charAt(random.nextInt(ALPHABET.length())));
-        }
-        return s.toString();
-    }
 }

@@ -13,7 +13,7 @@ import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.App;
-import net.commoninternet.ccci.extensions.workspace.AppEnv;
+import net.commoninternet.ccci.extensions.workspace.EnvFile;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -98,7 +98,7 @@ class SwarmDriverTest {
     void aMissingImageIsNamedAndNothingIsDeployed() throws Exception {
         App app = app("version: \"3.8\"\nservices:\n  app:\n    image: ccci.local/never-built:${TAG}\n");
 
-        AppEnv.read(app.envFile()).set("TAG", "7").write(app.envFile());
+        EnvFile.read(app.envFile()).set("TAG", "7").write(app.envFile());
 
         assertThatThrownBy(() -> driver.deploy(app))
                 .hasMessageStartingWith("image ccci.local/never-built:7 of service app is not on this host")
