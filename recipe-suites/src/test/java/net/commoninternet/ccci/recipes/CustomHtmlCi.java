@@ -26,13 +26,13 @@ public final class CustomHtmlCi implements RecipeCustomization {
         return Map.of(
                 "HEALTH_PATH", "/",
                 "HEALTH_OK", List.of(200),
-                // Ready once httpd takes three connects in a row, not merely once its task runs.
+                // Ready once nginx takes three connects in a row, not merely once its task runs.
                 "READY_PROBE", "tcp:80:3",
                 "EXTRA_ENV", Map.of("CCCI_SITE_NOTE", "installed by ccci",
                         // masked in results.json (a secret-looking name); the app never uses it
                         "CCCI_SMTP_PASSWORD", "not-a-real-password"),
                 "UPGRADE_EXTRA_ENV", Map.of("CCCI_SITE_NOTE", "upgraded by ccci"),
-                "BACKUP_VERIFY", "exec:app:test -s /var/www/index.html",
+                "BACKUP_VERIFY", "exec:app:test -s /usr/share/nginx/html/index.html",
                 // Runs that depend on custom-html use warm-custom-html.ci.commoninternet.net when it is live.
                 "WARM_CANONICAL", true);
     }
@@ -61,7 +61,7 @@ public final class CustomHtmlCi implements RecipeCustomization {
     @BeforeOperation(Tier.BACKUP)
     void preBackup(HookContext context) throws Exception {
         LiveApp app = context.app().orElseThrow();
-        LiveApp.Response written = app.exec("app", "echo '<p>written before the backup</p>' > /var/www/pre-backup.html");
+        LiveApp.Response written = app.exec("app", "echo '<p>written before the backup</p>' > /usr/share/nginx/html/pre-backup.html");
         assertThat(written.status()).as(written.body()).isZero();
     }
 
@@ -88,6 +88,33 @@ public final class CustomHtmlCi implements RecipeCustomization {
         assertThat(page.body()).contains("written before the backup");
     }
 
+    /**
+     * 1.0.0's site config (nginx_conf v1, NGINX_CONF_VERSION in abra.sh) has no page-not-found
+     * page of its own: a missing page is nginx's, which does not name the site.
+     */
+    @AfterOperation(Tier.INSTALL)
+    void theBaseReleasesSiteConfigServesNginxsOwnNotFoundPage(LiveApp app) throws Exception {
+        assertThat(app.get("/no-such-page.html").status()).isEqualTo(404);
+        assertThat(notFoundPage(app)).contains("404 Not Found", "<center>nginx/").doesNotContain(app.domain());
+    }
+
+    /** The body of a page-not-found answer, as a browser gets it (busybox's wget, the probe's client, drops error bodies). */
+    private static String notFoundPage(LiveApp app) throws Exception {
+        LiveApp.Response page = app.exec("app", "curl -s -H 'Host: " + app.domain() + "' http://localhost/no-such-page.html");
+        assertThat(page.status()).as(page.body()).isZero();
+        return page.body();
+    }
+
+    /**
+     * The upgrade bumped NGINX_CONF_VERSION to v2 with a new site config: the redeploy made a new
+     * swarm config, and its golang template put the app's own domain into the not-found page.
+     */
+    @AfterOperation(Tier.UPGRADE)
+    void theUpgradeBroughtTheNewSiteConfigRenderedWithTheAppsDomain(LiveApp app) throws Exception {
+        assertThat(app.get("/no-such-page.html").status()).isEqualTo(404);
+        assertThat(notFoundPage(app)).isEqualTo("<h1>" + app.domain() + ": page not found</h1>");
+    }
+
     /** The site starts with a page titled with the app's own domain. */
     @AfterOperation(Tier.INSTALL)
     void theFirstPageNamesTheAppsDomain(LiveApp app) throws Exception {
@@ -100,7 +127,7 @@ public final class CustomHtmlCi implements RecipeCustomization {
     /** Content the site owner adds to the volume is served at once, and survives as files. */
     @Functional
     void aPageAddedToTheContentVolumeIsServed(LiveApp app) throws Exception {
-        LiveApp.Response written = app.exec("app", "echo '<p>hello from ccci</p>' > /var/www/hello.html");
+        LiveApp.Response written = app.exec("app", "echo '<p>hello from ccci</p>' > /usr/share/nginx/html/hello.html");
         assertThat(written.status()).as(written.body()).isZero();
 
         LiveApp.Response page = app.get("/hello.html");

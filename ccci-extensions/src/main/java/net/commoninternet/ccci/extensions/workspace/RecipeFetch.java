@@ -191,6 +191,9 @@ public final class RecipeFetch {
         if (!Files.exists(repo.resolve(".git"))) {
             git(repo, "init", "--quiet", "--initial-branch=main");
         }
+        // A fresh index: git trusts a file's size and mtime, and copied version trees keep their
+        // mtimes, so a changed file of the same size and date would otherwise not be committed.
+        Files.deleteIfExists(repo.resolve(".git/index"));
         git(repo, "add", "--all");
         processes.run(command(repo, "-c", "commit.gpgsign=false", "commit", "--quiet", "--allow-empty", "-m", message),
                 null, identity(day), java.time.Duration.ofMinutes(1)).orThrow();

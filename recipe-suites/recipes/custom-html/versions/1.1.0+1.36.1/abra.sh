@@ -1,1 +1,0 @@
-# custom-html exports no config versions

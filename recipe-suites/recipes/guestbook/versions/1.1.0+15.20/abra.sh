@@ -1,0 +1,3 @@
+# Versions of the configs this recipe vendors: bump one whenever its file changes.
+export APP_CGI_VERSION=v2
+export PG_BACKUP_VERSION=v1
