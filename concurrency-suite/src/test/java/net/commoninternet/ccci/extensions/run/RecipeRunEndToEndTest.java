@@ -109,9 +109,13 @@ class RecipeRunEndToEndTest {
                 "name=\"custom-html &gt; backup &gt; backup-verified\"",
                 "name=\"custom-html &gt; install &gt; theCiOverlayCarriesExtraEnvAndTheHooksValueIntoTheApp\"",
                 "name=\"custom-html &gt; upgrade &gt; theUpgradeRedeployedWithItsExtraEnv\"",
-                "name=\"custom-html &gt; restore &gt; thePageWrittenBeforeTheBackupIsServedAfterTheRestore\"");
+                "name=\"custom-html &gt; restore &gt; thePageWrittenBeforeTheBackupIsServedAfterTheRestore\"",
+                // real nginx: 1.1.0's site config (NGINX_CONF_VERSION v2 in abra.sh) replaced 1.0.0's
+                "name=\"custom-html &gt; install &gt; theBaseReleasesSiteConfigServesNginxsOwnNotFoundPage\"",
+                "name=\"custom-html &gt; upgrade &gt; theUpgradeBroughtTheNewSiteConfigRenderedWithTheAppsDomain\"",
+                "name=\"custom-html &gt; lint &gt; annotated-tags\"", "name=\"custom-html &gt; lint &gt; config-versions\"");
         // One verdict-neutral lint finding (no healthcheck) is the only skip.
-        assertThat(report).contains("tests=\"27\"", "skipped=\"1\"", "failures=\"0\"");
+        assertThat(report).contains("tests=\"31\"", "skipped=\"1\"", "failures=\"0\"");
         String results = Files.readString(sandbox.resolve("runs/e2e-ok/results.json"), StandardCharsets.UTF_8);
         assertThat(results).contains("\"level\" : 4", "\"clean_teardown\" : true", "\"no_secret_leak\" : true",
                 "\"lint\" : \"fail\"", "\"class\" : \"net.commoninternet.ccci.recipes.CustomHtmlCi\"",
@@ -119,7 +123,9 @@ class RecipeRunEndToEndTest {
                 "\"compose overlay of CustomHtmlCi\" : \"applied\"");
         assertThat(results).doesNotContain("not-a-real-password");
         assertFollowsTheSchema(results);
-        assertThat(output).contains("READY_PROBE tcp:80:3: 3 TCP connect(s) in a row", "COMPOSE_FILE=compose.yml:.ccci/compose.customization.yml");
+        assertThat(output).contains("READY_PROBE tcp:80:3: 3 TCP connect(s) in a row", "COMPOSE_FILE=compose.yml:.ccci/compose.customization.yml",
+                // the recipe's own coop-cloud.${STACK_NAME}.timeout label (no DEPLOY_TIMEOUT in its customization)
+                "deploy timeout 120 s (the recipe's coop-cloud." + AppNaming.stackName(domain) + ".timeout label)");
         assertThat(sandbox.resolve("runs/e2e-ok/run.log")).content().contains("== RUN SUMMARY ==", "pre_install hook set CCCI_PRE_INSTALL");
         // Each tier's service logs are in the run folder and attached to the tier in the Open Test
         // Reporting XML; results.json is attached to the recipe.
@@ -292,12 +298,12 @@ class RecipeRunEndToEndTest {
     void aLiveWarmCanonicalAppServesAsTheDependencyAndIsNeverTouched() throws Exception {
         String warm = "warm-custom-html.ci.commoninternet.net";
         String warmStack = AppNaming.stackName(warm);
-        Path compose = MavenRun.ROOT.resolve("recipe-suites/recipes/custom-html/versions/1.1.0+1.36.1/compose.yml");
+        Path compose = MavenRun.ROOT.resolve("recipe-suites/recipes/custom-html/versions/1.1.0+1.22.1/compose.yml");
         try (DockerEngine docker = DockerEngine.connect()) {
             ProcessBuilder deploy = new ProcessBuilder("docker", "stack", "deploy", "--detach=true", "--resolve-image",
                     "never", "-c", compose.toString(), warmStack).inheritIO();
             deploy.environment().putAll(Map.of("DOMAIN", warm, "STACK_NAME", warmStack, "EXTRA_DOMAINS", "",
-                    "LETS_ENCRYPT_ENV", "staging"));
+                    "LETS_ENCRYPT_ENV", "staging", "NGINX_CONF_VERSION", "v2"));
             try {
                 assertThat(deploy.start().waitFor()).isZero();
                 assertThat(new SwarmConvergence(docker).await(warmStack, Duration.ofMinutes(2)).converged()).isTrue();
@@ -330,6 +336,51 @@ class RecipeRunEndToEndTest {
             assertThat(output).contains("level 1: install pass, upgrade fail");
             String results = Files.readString(sandbox.resolve("runs/e2e-canary/results.json"), StandardCharsets.UTF_8);
             assertThat(results).contains("\"level\" : 1", "\"upgrade\" : \"fail\"", "\"clean_teardown\" : true");
+        });
+    }
+
+    /**
+     * The app+database corpus recipe: guestbook on Debian's PostgreSQL, chosen by COMPOSE_FILE in
+     * its .env.sample, reaches level 5. Its customization proves what the generic tiers cannot: the
+     * generated password has the 48 characters its length hint asks for, an entry written before the
+     * backup is in the pre-hook's dump, deleted, and back after the restore's post-hook loaded it.
+     */
+    @Test
+    void anAppWithARealPostgresqlBacksUpAndRestoresItsRowsThroughBackupbotHooks() throws Exception {
+        runToTheEnd("guestbook", "e2e-guestbook", 3030, (exit, output, domain) -> {
+            assertThat(exit).as(output).isZero();
+            assertThat(output).contains("1 secret(s) generated",
+                    "COMPOSE_FILE=compose.yml:compose.postgres.yml",
+                    "level 5: install pass, upgrade pass, backup_restore pass, functional pass, lint pass");
+            String report = Files.readString(MavenRun.ROOT.resolve(
+                    "recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml"));
+            assertThat(report).contains("failures=\"0\"", "errors=\"0\"",
+                    "name=\"guestbook &gt; install &gt; theGeneratedPasswordIsAsLongAsItsLengthHintSays\"",
+                    "name=\"guestbook &gt; install &gt; theOverlayChosenInTheEnvSampleIsDeployedAndTheCommentedOneIsNot\"",
+                    "name=\"guestbook &gt; backup &gt; thePreHooksDumpHoldsTheEntry\"",
+                    "name=\"guestbook &gt; restore &gt; theEntryWrittenBeforeTheBackupIsBackAfterTheRestore\"",
+                    "name=\"guestbook &gt; upgrade &gt; theUpgradedPageCountsTheEntriesAndKeptTheirs\"");
+            assertThat(output).contains("backup of " + AppNaming.stackName(domain) + ": snapshot")
+                    .contains("_postgres/_data/backup.sql]");
+            String results = Files.readString(sandbox.resolve("runs/e2e-guestbook/results.json"), StandardCharsets.UTF_8);
+            assertThat(results).contains("\"level\" : 5", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
+            assertFollowsTheSchema(results);
+        });
+    }
+
+    /** The canary that forgot to bump a config version: RED on the upgrade rung, with one line naming the bump. */
+    @Test
+    void theCanaryThatForgotToBumpItsConfigVersionIsRedOnTheUpgradeRungWithTheVariableToBump() throws Exception {
+        runToTheEnd("custom-html-unbumped", "e2e-unbumped", 3031, (exit, output, domain) -> {
+            assertThat(exit).as("a broken recipe must never pass").isNotZero();
+            String line = "upgrade: failed — config nginx_conf of custom-html-unbumped changed (nginx.conf.tmpl) but kept its"
+                    + " name " + AppNaming.stackName(domain) + "_nginx_conf_v1, and swarm never updates a config in place:"
+                    + " bump NGINX_CONF_VERSION in abra.sh.";
+            assertThat(output).contains("level 1: install pass, upgrade fail", line)
+                    .doesNotContain("only updates to Labels are allowed");
+            String results = Files.readString(sandbox.resolve("runs/e2e-unbumped/results.json"), StandardCharsets.UTF_8);
+            assertThat(results).contains("\"level\" : 1", "\"upgrade\" : \"fail\"", "\"clean_teardown\" : true",
+                    "bump NGINX_CONF_VERSION in abra.sh");
         });
     }
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RunAbraDirTest {
 
     private static final Path CUSTOM_HTML = MavenRun.ROOT.resolve("recipe-suites/recipes/custom-html");
-    private static final String OLDER = "1.0.0+1.36.0";
+    private static final String OLDER = "1.0.0+1.22.1";
 
     @TempDir
     Path sandbox;

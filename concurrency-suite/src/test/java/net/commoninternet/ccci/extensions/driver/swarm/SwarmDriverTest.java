@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.swarm.ConfigVersions;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
 import net.commoninternet.ccci.extensions.workspace.EnvFile;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import org.junit.jupiter.api.AfterEach;
@@ -36,6 +40,7 @@ class SwarmDriverTest {
     @TempDir
     Path runDir;
 
+    private final ChildProcesses processes = new ChildProcesses(Map.of());
     private DockerEngine docker;
     private SwarmDriver driver;
     private RunAbraDir abra;
@@ -43,7 +48,7 @@ class SwarmDriverTest {
     @BeforeEach
     void connect() throws Exception {
         docker = DockerEngine.connect();
-        driver = new SwarmDriver(docker, new ChildProcesses(Map.of()), runDir.resolve("backup"), runDir.resolve("canonical/servers"));
+        driver = new SwarmDriver(docker, processes, runDir.resolve("backup"), runDir.resolve("canonical/servers"));
         abra = RunAbraDir.create(runDir, runDir.resolve("canonical"));
     }
 
@@ -53,11 +58,11 @@ class SwarmDriverTest {
         docker.close();
     }
 
-    private App app(String compose) throws IOException {
+    private App app(String compose) throws Exception {
         return app(compose, "");
     }
 
-    private App app(String compose, String envSample) throws IOException {
+    private App app(String compose, String envSample) throws Exception {
         Path recipe = Files.createDirectories(runDir.resolve("recipe"));
         Files.writeString(recipe.resolve("compose.yml"), compose);
         Files.writeString(recipe.resolve(".env.sample"), envSample);
@@ -107,14 +112,118 @@ class SwarmDriverTest {
         assertThat(new StackTeardown(docker.client()).leftovers(app.stack())).isEmpty();
     }
 
+    /** abra app new reads the compose (for its secrets): a compose that does not parse stops it, before anything exists. */
     @Test
     void aComposeFileThatDoesNotParseIsOneSentenceNamingTheFile() throws Exception {
-        App app = app("version: \"3.8\"\nservices:\n  app:\n    image: [unclosed\n");
-
-        assertThatThrownBy(() -> driver.deploy(app)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> app("version: \"3.8\"\nservices:\n  app:\n    image: [unclosed\n"))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("compose files of preflight (compose.yml) do not parse")
                 .hasMessageEndingWith("fix the recipe's compose file.");
 
-        assertThat(new StackTeardown(docker.client()).leftovers(app.stack())).isEmpty();
+        assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(DOMAIN))).isEmpty();
+    }
+
+    /**
+     * Secrets are the compose's, under the names it gives them, as long and from the alphabet the
+     * modifiers of their SECRET_*_VERSION lines say; a secret whose version the env does not set
+     * is not generated (as abra).
+     */
+    @Test
+    void secretsAreGeneratedUnderTheComposesNamesWithTheirLengthAndCharsetHints() throws Exception {
+        App app = app("""
+                version: "3.8"
+                services:
+                  app:
+                    image: %s
+                    command: ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
+                    secrets: [db_password, api_key]
+                secrets:
+                  db_password:
+                    external: true
+                    name: ${STACK_NAME}_dbpw_${SECRET_DB_PASSWORD_VERSION}
+                  api_key:
+                    external: true
+                    name: ${STACK_NAME}_api_key_${SECRET_API_KEY_VERSION}
+                  unset_one:
+                    external: true
+                    name: ${STACK_NAME}_unset_one_v1
+                """.formatted(LocalImages.BUSYBOX),
+                "SECRET_DB_PASSWORD_VERSION=v2 # length=48\nSECRET_API_KEY_VERSION=v1 # length=20 charset=safespecial\n");
+
+        String stack = app.stack();
+        assertThat(app.secretValues()).containsOnlyKeys(stack + "_dbpw_v2", stack + "_api_key_v1");
+        assertThat(app.secretValues().get(stack + "_dbpw_v2")).hasSize(48).matches("[A-Za-z0-9]+");
+        assertThat(app.secretValues().get(stack + "_api_key_v1")).hasSize(20).matches("[-_.~]+");
+    }
+
+    @Test
+    void aBadLengthHintIsOneSentenceNamingTheLineAndTheFix() throws Exception {
+        assertThatThrownBy(() -> app("""
+                version: "3.8"
+                services:
+                  app:
+                    image: %s
+                secrets:
+                  db_password:
+                    external: true
+                    name: ${STACK_NAME}_db_password_${SECRET_DB_PASSWORD_VERSION}
+                """.formatted(LocalImages.BUSYBOX), "SECRET_DB_PASSWORD_VERSION=v1 # length=lots\n"))
+                .hasMessage("the modifier length=lots of SECRET_DB_PASSWORD_VERSION in .env.sample of preflight is not a number"
+                        + " of characters: write it as SECRET_DB_PASSWORD_VERSION=v1 # length=32.");
+    }
+
+    @Test
+    void anEnvSampleThatIsNotUtf8IsOneSentenceAndNothingIsCreated() throws Exception {
+        Path recipe = Files.createDirectories(runDir.resolve("recipe"));
+        Files.writeString(recipe.resolve("compose.yml"), "version: \"3.8\"\nservices:\n  app:\n    image: x:1\n");
+        Files.write(recipe.resolve(".env.sample"), "TYPE=preflight\nNOTE=d\u00e9j\u00e0 vu\n".getBytes(StandardCharsets.ISO_8859_1));
+
+        assertThatThrownBy(() -> driver.newApp("preflight", DOMAIN, recipe, abra))
+                .hasMessage(recipe.resolve(".env.sample") + " is not UTF-8 text (line 2 holds a byte that is not UTF-8):"
+                        + " save it as UTF-8, as abra reads it.");
+        assertThat(abra.envFile(DOMAIN)).doesNotExist();
+    }
+
+    /**
+     * abra.sh's exports are in the deploy env (a config named with ${CONF_VERSION} deploys), and
+     * a config whose file changed under the same name fails the upgrade with the variable to bump,
+     * not swarm's raw "only updates to Labels are allowed"; bumped, it deploys.
+     */
+    @Test
+    void abraShVersionsNameTheConfigsAndAnUnbumpedChangeIsOneLineNamingTheVariable() throws Exception {
+        Path recipe = Files.createDirectories(runDir.resolve("recipe"));
+        Files.writeString(recipe.resolve("site.conf"), "greeting=hello\n");
+        Files.writeString(recipe.resolve("abra.sh"), "export SITE_CONF_VERSION=v1\nsite() {\n  export IGNORED=1\n}\n");
+        App app = app("""
+                version: "3.8"
+                services:
+                  app:
+                    image: %s
+                    command: ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
+                    configs:
+                      - source: site_conf
+                        target: /etc/site.conf
+                configs:
+                  site_conf:
+                    name: ${STACK_NAME}_site_conf_${SITE_CONF_VERSION}
+                    file: site.conf
+                """.formatted(LocalImages.BUSYBOX));
+        driver.deploy(app);
+        assertThat(new SwarmConvergence(docker).await(app.stack(), java.time.Duration.ofMinutes(2)).converged()).isTrue();
+        assertThat(docker.client().listConfigsCmd().exec()).extracting(c -> c.getSpec().getName())
+                .contains(app.stack() + "_site_conf_v1");
+        assertThat(app.deployEnv()).containsEntry("SITE_CONF_VERSION", "v1").doesNotContainKey("IGNORED");
+
+        Files.writeString(app.recipeDir().resolve("site.conf"), "greeting=hello again\n");
+        assertThatThrownBy(() -> ConfigVersions.requireBumped(docker, app, ComposeConfig.of(app, processes)))
+                .hasMessage("config site_conf of preflight changed (site.conf) but kept its name " + app.stack()
+                        + "_site_conf_v1, and swarm never updates a config in place: bump SITE_CONF_VERSION in abra.sh.");
+
+        Files.writeString(app.recipeDir().resolve("abra.sh"), "export SITE_CONF_VERSION=v2\n");
+        ConfigVersions.requireBumped(docker, app, ComposeConfig.of(app, processes));
+        driver.deploy(app);
+        assertThat(new SwarmConvergence(docker).await(app.stack(), java.time.Duration.ofMinutes(2)).converged()).isTrue();
+        assertThat(docker.client().listConfigsCmd().exec()).extracting(c -> c.getSpec().getName())
+                .contains(app.stack() + "_site_conf_v2");
     }
 }

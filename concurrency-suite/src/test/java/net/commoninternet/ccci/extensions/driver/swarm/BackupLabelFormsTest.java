@@ -1,0 +1,92 @@
+package net.commoninternet.ccci.extensions.driver.swarm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.swarm.BackupLabels;
+import net.commoninternet.ccci.extensions.swarm.ContainerExec;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * backupbot's newer label forms on a real stack, in map form: a volume limited to some of its
+ * paths ({@code backupbot.backup.volumes.<volume>.path}, relative to the volume's root), a volume
+ * left out ({@code backupbot.backup.volumes.<volume>=false}), and hooks on a service that is not
+ * itself backed up. The stack name is outside RUN_APP_RE, so no janitor probes it.
+ */
+class BackupLabelFormsTest {
+
+    private static final String STACK = "ccci-backup-forms-test";
+
+    @TempDir
+    Path runDir;
+
+    private DockerEngine docker;
+    private BackupBot bot;
+    private ContainerExec exec;
+
+    @BeforeEach
+    void deploy() throws Exception {
+        docker = DockerEngine.connect();
+        new StackTeardown(docker.client()).teardown(STACK);
+        Path compose = runDir.resolve("compose.yml");
+        try (InputStream in = getClass().getResourceAsStream("/backup-volumes-stack.yml")) {
+            Files.write(compose, in.readAllBytes());
+        }
+        ChildProcesses processes = new ChildProcesses(Map.of());
+        processes.run(List.of("docker", "stack", "deploy", "--detach=true", "--resolve-image", "never", "-c",
+                compose.toString(), STACK), runDir).orThrow();
+        assertThat(new SwarmConvergence(docker).await(STACK, Duration.ofMinutes(2)).converged()).isTrue();
+        bot = new BackupBot(docker, processes, runDir.resolve("backup"));
+        exec = new ContainerExec(docker.client());
+    }
+
+    @AfterEach
+    void remove() throws Exception {
+        assertThat(new StackTeardown(docker.client()).teardown(STACK)).isEmpty();
+        docker.close();
+    }
+
+    private String sh(String service, String script) throws InterruptedException {
+        ContainerExec.Result result = exec.sh(exec.runningContainer(STACK + "_" + service), script);
+        assertThat(result.ok()).as("%s: %s", script, result.output()).isTrue();
+        return result.output();
+    }
+
+    @Test
+    void onlyTheNamedPathsOfAVolumeAreBackedUpAVolumeSetToFalseIsLeftOutAndHooksRunOnAnyService() throws Exception {
+        sh("db", "echo dump-before > /var/lib/db/dump.sql && echo keep-before > /var/lib/db/keep/file"
+                + " && echo other-before > /var/lib/db/other/file && echo scratch-before > /var/cache/db/file");
+
+        BackupBot.Snapshot snapshot = bot.backup(STACK);
+
+        assertThat(snapshot.paths()).hasSize(2).allMatch(p -> p.contains(STACK + "_data/_data/"))
+                .anyMatch(p -> p.endsWith("/_data/dump.sql")).anyMatch(p -> p.endsWith("/_data/keep"));
+        assertThat(sh("web", "test -s /srv/hooks/backup-pre && test -s /srv/hooks/backup-post && echo both")).isEqualTo("both");
+        sh("db", "echo dump-after > /var/lib/db/dump.sql && echo keep-after > /var/lib/db/keep/file"
+                + " && echo other-after > /var/lib/db/other/file && echo scratch-after > /var/cache/db/file");
+
+        bot.restore(STACK, snapshot.id());
+
+        assertThat(sh("db", "cat /var/lib/db/dump.sql /var/lib/db/keep/file /var/lib/db/other/file /var/cache/db/file"))
+                .isEqualTo("dump-before\nkeep-before\nother-after\nscratch-after");
+        assertThat(sh("web", "test -s /srv/hooks/restore-pre && echo ran")).isEqualTo("ran");
+    }
+
+    /** The marker goes into the first backed-up directory; a file (the dump) cannot hold one. */
+    @Test
+    void theMarkerPlaceIsTheFirstBackedUpDirectory() throws Exception {
+        assertThat(BackupLabels.markerPlace(docker.client(), STACK)).contains(Map.entry(STACK + "_db", "/var/lib/db/keep"));
+    }
+}
