@@ -2,18 +2,12 @@ package net.commoninternet.ccci.extensions.driver.swarm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.BackupLabels;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
-import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,16 +33,7 @@ class BackupLabelFormsTest {
     @BeforeEach
     void deploy() throws Exception {
         docker = DockerEngine.connect();
-        new StackTeardown(docker.client()).teardown(STACK);
-        Path compose = runDir.resolve("compose.yml");
-        try (InputStream in = getClass().getResourceAsStream("/backup-volumes-stack.yml")) {
-            Files.write(compose, in.readAllBytes());
-        }
-        ChildProcesses processes = new ChildProcesses(Map.of());
-        processes.run(List.of("docker", "stack", "deploy", "--detach=true", "--resolve-image", "never", "-c",
-                compose.toString(), STACK), runDir).orThrow();
-        assertThat(new SwarmConvergence(docker).await(STACK, Duration.ofMinutes(2)).converged()).isTrue();
-        bot = new BackupBot(docker, processes, runDir.resolve("backup"));
+        bot = BackupStack.deploy(docker, "/backup-volumes-stack.yml", STACK, runDir);
         exec = new ContainerExec(docker.client());
     }
 

@@ -37,6 +37,15 @@ class SwarmDriverTest {
 
     private static final String DOMAIN = "preflight-test.ccci.invalid";
 
+    /** A compose whose one service, app, sleeps until it is stopped; a test appends what it needs. */
+    private static final String SLEEPER = """
+            version: "3.8"
+            services:
+              app:
+                image: %s
+                command: ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
+            """.formatted(LocalImages.BUSYBOX);
+
     @TempDir
     Path runDir;
 
@@ -71,12 +80,7 @@ class SwarmDriverTest {
 
     @Test
     void theSecretValuesTheAppMountsAreTheGeneratedOnes() throws Exception {
-        App app = app("""
-                version: "3.8"
-                services:
-                  app:
-                    image: %s
-                    command: ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
+        App app = app(SLEEPER + """
                     secrets:
                       - db_password
                       - source: api_token
@@ -88,7 +92,7 @@ class SwarmDriverTest {
                   api_token:
                     external: true
                     name: ${STACK_NAME}_api_token_${SECRET_API_TOKEN_VERSION}
-                """.formatted(LocalImages.BUSYBOX), "SECRET_DB_PASSWORD_VERSION=v1\nSECRET_API_TOKEN_VERSION=v2\n");
+                """, "SECRET_DB_PASSWORD_VERSION=v1\nSECRET_API_TOKEN_VERSION=v2\n");
         driver.deploy(app);
         assertThat(new SwarmConvergence(docker).await(app.stack(), java.time.Duration.ofMinutes(2)).converged()).isTrue();
 
@@ -130,12 +134,7 @@ class SwarmDriverTest {
      */
     @Test
     void secretsAreGeneratedUnderTheComposesNamesWithTheirLengthAndCharsetHints() throws Exception {
-        App app = app("""
-                version: "3.8"
-                services:
-                  app:
-                    image: %s
-                    command: ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
+        App app = app(SLEEPER + """
                     secrets: [db_password, api_key]
                 secrets:
                   db_password:
@@ -147,7 +146,7 @@ class SwarmDriverTest {
                   unset_one:
                     external: true
                     name: ${STACK_NAME}_unset_one_v1
-                """.formatted(LocalImages.BUSYBOX),
+                """,
                 "SECRET_DB_PASSWORD_VERSION=v2 # length=48\nSECRET_API_KEY_VERSION=v1 # length=20 charset=safespecial\n");
 
         String stack = app.stack();
@@ -194,12 +193,7 @@ class SwarmDriverTest {
         Path recipe = Files.createDirectories(runDir.resolve("recipe"));
         Files.writeString(recipe.resolve("site.conf"), "greeting=hello\n");
         Files.writeString(recipe.resolve("abra.sh"), "export SITE_CONF_VERSION=v1\nsite() {\n  export IGNORED=1\n}\n");
-        App app = app("""
-                version: "3.8"
-                services:
-                  app:
-                    image: %s
-                    command: ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
+        App app = app(SLEEPER + """
                     configs:
                       - source: site_conf
                         target: /etc/site.conf
@@ -207,7 +201,7 @@ class SwarmDriverTest {
                   site_conf:
                     name: ${STACK_NAME}_site_conf_${SITE_CONF_VERSION}
                     file: site.conf
-                """.formatted(LocalImages.BUSYBOX));
+                """);
         driver.deploy(app);
         assertThat(new SwarmConvergence(docker).await(app.stack(), java.time.Duration.ofMinutes(2)).converged()).isTrue();
         assertThat(docker.client().listConfigsCmd().exec()).extracting(c -> c.getSpec().getName())
