@@ -89,11 +89,13 @@ public final class CustomHtmlCi implements RecipeCustomization {
     }
 
     /**
-     * 1.0.0's site config (nginx_conf v1, NGINX_CONF_VERSION in abra.sh) has no page-not-found
-     * page of its own: a missing page is nginx's, which does not name the site.
+     * pre_upgrade, so on the base release (the install deploys the head when UPGRADE does not
+     * run): 1.0.0's site config (nginx_conf v1, NGINX_CONF_VERSION in abra.sh) has no
+     * page-not-found page of its own, so a missing page is nginx's, which does not name the site.
      */
-    @AfterOperation(Tier.INSTALL)
-    void theBaseReleasesSiteConfigServesNginxsOwnNotFoundPage(LiveApp app) throws Exception {
+    @BeforeOperation(Tier.UPGRADE)
+    void theBaseReleaseServesNginxsOwnNotFoundPage(HookContext context) throws Exception {
+        LiveApp app = context.app().orElseThrow();
         assertThat(app.get("/no-such-page.html").status()).isEqualTo(404);
         assertThat(notFoundPage(app)).contains("404 Not Found", "<center>nginx/").doesNotContain(app.domain());
     }
