@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.swarm;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Service;
@@ -121,12 +122,18 @@ public final class HttpProbe {
         return id;
     }
 
-    /** The container's exit status, or null if it did not exit within {@code seconds}. */
+    /**
+     * The container's exit status, or null if it did not exit within {@code seconds}. The wait's
+     * stream is closed either way: left open, it is still being read when the run closes its
+     * engine connection, and docker-java logs that as an ERROR at the end of every run.
+     */
     private Integer exitWithin(String id, long seconds) {
-        try {
-            return client.waitContainerCmd(id).start().awaitStatusCode(seconds, TimeUnit.SECONDS);
+        try (WaitContainerResultCallback wait = client.waitContainerCmd(id).start()) {
+            return wait.awaitStatusCode(seconds, TimeUnit.SECONDS);
         } catch (com.github.dockerjava.api.exception.DockerClientException e) {
             return null;
+        } catch (java.io.IOException e) {
+            return null; // closing a finished wait
         }
     }
 
