@@ -22,7 +22,7 @@ final class TierRecord {
         span = tierSpan;
     }
 
-    /** Ends the tier's phase: failed if anything of it failed. */
+    /** Ends the tier's phase: failed if anything of it failed (a skip, a lint finding say, is no failure). */
     void endTiming() {
         RunTimeline.Span ending;
         Throwable failed;
@@ -32,7 +32,8 @@ final class TierRecord {
             span = null;
         }
         if (ending != null) {
-            ending.end(failed == null ? RunTimeline.Outcome.DONE : RunTimeline.Outcome.FAILED);
+            ending.end(failed == null || failed instanceof org.opentest4j.TestAbortedException ? RunTimeline.Outcome.DONE
+                    : RunTimeline.Outcome.FAILED);
         }
     }
 }

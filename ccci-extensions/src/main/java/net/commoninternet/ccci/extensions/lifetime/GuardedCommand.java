@@ -185,7 +185,7 @@ public final class GuardedCommand implements AutoCloseable {
     }
 
     private static String names(List<LifetimeGuards> runs) {
-        return String.join(", ", runs.stream().map(LifetimeGuards::name).toList());
+        return String.join(", ", runs.stream().map(LifetimeGuards::name).sorted().toList());
     }
 
     /**

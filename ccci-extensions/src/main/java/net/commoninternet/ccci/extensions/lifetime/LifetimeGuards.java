@@ -173,6 +173,26 @@ public final class LifetimeGuards implements AutoCloseable {
         RunStopped(String message) {
             super(message);
         }
+
+        RunStopped(String message, Throwable cause) {
+            super(message, cause);
+        }
+
+        /**
+         * What a stopped run reports: the stop, with what it made the run's work throw (an
+         * interrupt, a killed child) as its cause; anything else as it is.
+         */
+        public static Throwable first(Throwable thrown) {
+            if (thrown instanceof RunStopped) {
+                return thrown;
+            }
+            for (Throwable suppressed : thrown.getSuppressed()) {
+                if (suppressed instanceof RunStopped stop) {
+                    return new RunStopped(stop.getMessage(), thrown);
+                }
+            }
+            return thrown;
+        }
     }
 
     /** "60-minute" for whole minutes, "2-second" otherwise (test deadlines). */

@@ -38,10 +38,24 @@ public final class AppDomainLock {
     private static final Set<Integer> HELD = ConcurrentHashMap.newKeySet();
 
     /** A domain's lock this process holds. */
-    public record Held(Path path, int fd) {
+    public static final class Held {
+        private final Path path;
+        private final int fd;
+        /** Once per handle: a descriptor number a later lock reuses must never be closed by a stale handle. */
+        private final java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+
+        private Held(Path path, int fd) {
+            this.path = path;
+            this.fd = fd;
+        }
+
+        public Path path() {
+            return path;
+        }
+
         /** The run that took it is over (its teardown done): nobody live owns the domain now. Idempotent. */
         public void release() {
-            if (HELD.remove(fd)) {
+            if (released.compareAndSet(false, true) && HELD.remove(fd)) {
                 LockFile.release(fd);
             }
         }

@@ -42,8 +42,11 @@ final class Templates {
         return LEVEL_COLORS[Math.max(0, Math.min(LEVEL_COLORS.length - 1, level))];
     }
 
-    /** {@code 12.3 s}, {@code 2 min 05 s} from four minutes on. */
+    /** {@code 340 ms} under a second, {@code 12.3 s}, {@code 2 min 05 s} from four minutes on. */
     static String duration(long millis) {
+        if (millis < 1000) {
+            return millis + " ms";
+        }
         if (millis < 240_000) {
             return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
         }

@@ -54,9 +54,13 @@ public final class RecipeCiRun implements RunLifecycle {
                 try (LifetimeGuards guards = LifetimeGuards.install(run.settings().options().deadline(), run.recipe())) {
                     new RunPhases(run, tiers, new RunPhases.RunMeans(current.console(), log, guards)).run();
                 }
-            } catch (Throwable t) {
-                failure = t;
-                throw t;
+            } catch (Exception | Error thrown) {
+                Throwable reported = LifetimeGuards.RunStopped.first(thrown);
+                failure = reported;
+                if (reported instanceof Error error) {
+                    throw error;
+                }
+                throw (Exception) reported;
             } finally {
                 MDC.remove(MDC_RECIPE);
                 current.finished(run, failure);
