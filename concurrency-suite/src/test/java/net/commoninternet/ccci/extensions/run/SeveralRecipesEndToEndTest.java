@@ -20,7 +20,6 @@ import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
-import net.commoninternet.ccci.testing.ChildShims;
 import net.commoninternet.ccci.testing.HeadlessChromium;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
@@ -113,6 +112,11 @@ class SeveralRecipesEndToEndTest {
                             + bundled.stream().filter(r -> !r.equals(recipe)).findFirst().orElseThrow() + " ");
         }
         assertThat(overlapping(spans)).as("at least two runs went on at once").isTrue();
+        // The Open Test Reporting XML carries each run's report and the command's catalogue.
+        String otr = Files.readString(MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/open-test-report.xml"),
+                StandardCharsets.UTF_8);
+        assertThat(otr).contains("path=\"ccci/catalogue.html\"", "path=\"ccci/catalogue.json\"",
+                "path=\"ccci/custom-html-broken/report.html\"", "path=\"ccci/custom-html/badge.svg\"");
         try (DockerEngine docker = DockerEngine.connect()) {
             for (String domain : domains) {
                 assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).as(domain).isEmpty();
@@ -152,13 +156,8 @@ class SeveralRecipesEndToEndTest {
     void sigtermToTheProcessGroupTearsDownEveryLiveRunAndTheCommandFails() throws Exception {
         Path log = sandbox.resolve("command.log");
         Path childrenLog = sandbox.resolve("children.log");
-        Map<String, String> env = new HashMap<>(ChildShims.install(sandbox.resolve("bin"), childrenLog));
-        env.put(ChildShims.GATE, sandbox.resolve("never-opened").toString());
-        env.putAll(env());
-        Helper tree = helpers.start(Helper.java(Orphanage.class, "setsid", "mvn", "-B", "-q",
-                "-f", MavenRun.ROOT.resolve("pom.xml").toString(), "test", "-pl", "recipe-suites", "-am",
-                "-Drecipe=custom-html,custom-html-broken", "-Dccci.pr=3031",
-                "-Dccci.run-id=cancelled-several-" + ProcessHandle.current().pid(), "-Dccci.log-file=" + log), env);
+        Helper tree = MavenRun.startHeldInDeploy(helpers, sandbox, log, "-Drecipe=custom-html,custom-html-broken",
+                "-Dccci.pr=3031", "-Dccci.run-id=cancelled-several-" + ProcessHandle.current().pid());
         long maven = Long.parseLong(tree.awaitLine("orphanage: started ").split(" ")[2]);
         for (String recipe : List.of("custom-html", "custom-html-broken")) {
             String line = MavenRun.awaitLine(log, "-" + recipe + " (pid ", RUN, tree::isAlive);
