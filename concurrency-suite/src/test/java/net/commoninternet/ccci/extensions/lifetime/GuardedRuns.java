@@ -34,6 +34,7 @@ public final class GuardedRuns {
         int runs = Integer.parseInt(args[3]);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         CountDownLatch finish = new CountDownLatch(1);
+        say("started pid=" + ProcessHandle.current().pid());
         GuardedCommand command = GuardedCommand.open(deadline);
         List<Thread> threads = new ArrayList<>();
         for (int i = 1; i <= runs; i++) {

@@ -3,10 +3,13 @@ package net.commoninternet.ccci.extensions.lifetime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.LockProbe;
+import net.commoninternet.ccci.testing.Orphanage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +25,7 @@ class SeveralGuardedRunsTest {
 
     private static final String PREFIX = "mult-00000";
     private static final int SIGTERM = 15;
+    private static final int SIGKILL = 9;
     private static final int RUNS = 3;
 
     @TempDir
@@ -87,6 +91,40 @@ class SeveralGuardedRunsTest {
         assertThat(runs.awaitExit()).as(runs.describe()).isEqualTo(LifetimeGuards.EXIT_DEADLINE);
         for (int i = 1; i <= RUNS; i++) {
             assertThat(runs.output()).containsSubsequence("guarded: teardown begin " + i, "guarded: teardown end " + i);
+            assertThat(LockProbe.held(lockfile(i))).isFalse();
+        }
+    }
+
+    /**
+     * The parent-death signal is armed on each run's own thread (the helper's main thread arms
+     * none): when the parent dies, the kernel signals the process through any of them, and every
+     * run is torn down as for SIGTERM.
+     */
+    @Test
+    void whenTheParentDiesEveryRunIsTornDownThroughTheSignalItsOwnThreadArmed() throws Exception {
+        List<String> command = new ArrayList<>(Helper.java(Orphanage.class, "bash", "-c", "\"$0\" \"$@\" 0<&0 & wait"));
+        command.addAll(Helper.java(GuardedRuns.class, sandbox.resolve("locks").toString(), PREFIX, "3600",
+                Integer.toString(RUNS)));
+        Helper tree = helpers.start(command);
+        long jvm = Long.parseLong(tree.awaitLine("guarded: started pid=").replaceAll(".*pid=(\\d+).*", "$1"));
+        for (int i = 1; i <= RUNS; i++) {
+            tree.awaitLine("guarded: ready " + i);
+        }
+        String armed = tree.awaitLine("lifetime guards armed on thread 'run-1'");
+        long parent = Long.parseLong(armed.replaceAll(".*death of parent pid (\\d+).*", "$1"));
+
+        Helper.kill(parent, SIGKILL);
+        for (int i = 1; i <= RUNS; i++) {
+            tree.awaitLine("guarded: teardown begin " + i);
+        }
+        tree.send("finish");
+
+        assertThat(tree.awaitLine(Orphanage.reaped(jvm))).endsWith("exit " + LifetimeGuards.EXIT_SIGTERM);
+        tree.awaitLine("orphanage: done");
+        assertThat(tree.awaitExit()).isZero();
+        assertThat(tree.output()).contains("== SIGTERM: stopping 3 runs (run-1, run-2, run-3) — tearing down ==");
+        for (int i = 1; i <= RUNS; i++) {
+            assertThat(tree.output()).containsSubsequence("guarded: teardown begin " + i, "guarded: teardown end " + i);
             assertThat(LockProbe.held(lockfile(i))).isFalse();
         }
     }
