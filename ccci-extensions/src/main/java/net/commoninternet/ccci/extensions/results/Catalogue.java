@@ -88,7 +88,8 @@ public final class Catalogue {
         String status = entry == null ? "not run" : entry.red() ? "failed" : "passed";
         row.put("status", status);
         row.put("red", entry != null && entry.red());
-        row.put("reason", entry == null ? "the command ended before this run started" : entry.failure());
+        row.put("reason", entry == null ? "the command ended before this run started"
+                : entry.failure() != null ? entry.failure() : json == null ? null : brokeAt(json));
         row.put("version", json == null || json.get("version").isNull() ? null : json.get("version").asText());
         row.put("level", json == null ? null : json.get("level").asInt());
         Map<String, Object> rungs = new LinkedHashMap<>();
@@ -100,6 +101,16 @@ public final class Catalogue {
         row.put("report", json == null ? null : commandDir.relativize(run.runDir().resolve(RunReport.HTML)).toString());
         row.put("results", json == null ? null : commandDir.relativize(results).toString());
         return row;
+    }
+
+    /** Where a run that wrote its results broke: its first failed check, {@code broke at <tier> > <check>}. */
+    private static String brokeAt(JsonNode results) {
+        for (JsonNode test : results.get("tests")) {
+            if (test.get("status").asText().equals("failed")) {
+                return "broke at " + test.get("tier").asText() + (test.get("check").isNull() ? "" : " > " + test.get("check").asText());
+            }
+        }
+        return null;
     }
 
     @SuppressWarnings("unchecked")
