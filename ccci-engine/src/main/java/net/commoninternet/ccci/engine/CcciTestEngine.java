@@ -3,12 +3,14 @@ package net.commoninternet.ccci.engine;
 import java.util.Optional;
 import net.commoninternet.ccci.api.RecipeCi;
 import org.apiguardian.api.API;
+import org.junit.platform.engine.DiscoveryIssue;
 import org.junit.platform.engine.EngineDiscoveryRequest;
 import org.junit.platform.engine.ExecutionRequest;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.discovery.EngineDiscoveryRequestResolver;
 import org.junit.platform.engine.support.hierarchical.HierarchicalTestEngine;
+import org.junit.platform.engine.support.hierarchical.HierarchicalTestExecutorService;
 
 /**
  * The ccci test engine: a recipe CI run as a JUnit Platform test tree,
@@ -44,7 +46,19 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
                 .addSelectorResolver(ctx -> new RecipeSelectorResolver(reader, plugins, ctx.getIssueReporter()))
                 .build()
                 .resolve(request, engine);
+        engine.planRuns();
+        if (engine.runs().size() > 1) {
+            ParallelExecution.problem(request.getConfigurationParameters()).ifPresent(problem -> request.getDiscoveryListener()
+                    .issueEncountered(uniqueId, DiscoveryIssue.create(DiscoveryIssue.Severity.ERROR, problem)));
+        }
         return engine;
+    }
+
+    /** The runs of a plan of several recipes in parallel (ccci.parallel.*); one run on the calling thread. */
+    @Override
+    protected HierarchicalTestExecutorService createExecutorService(ExecutionRequest request) {
+        return ParallelExecution.executorFor(((CcciEngineDescriptor) request.getRootTestDescriptor()).runs().size(),
+                request.getConfigurationParameters());
     }
 
     @Override

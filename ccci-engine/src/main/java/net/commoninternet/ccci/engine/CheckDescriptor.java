@@ -39,6 +39,12 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
         return legacyName;
     }
 
+    /** On its run's thread, as everything of a run. */
+    @Override
+    public ExecutionMode getExecutionMode() {
+        return ExecutionMode.SAME_THREAD;
+    }
+
     @Override
     public void nodeFinished(CcciExecutionContext context, TestDescriptor descriptor, TestExecutionResult result) {
         context.run().record().add(Outcomes.row(tier, check.name(), result));

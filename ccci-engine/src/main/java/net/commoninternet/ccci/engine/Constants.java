@@ -12,8 +12,16 @@ import org.apiguardian.api.API;
 @API(status = API.Status.EXPERIMENTAL)
 public final class Constants {
 
-    /** The recipe to run. {@code -Drecipe=<name>} is accepted as a short form. */
+    /**
+     * The recipe to run: a name, several names separated by commas ({@code a,b,c}), or {@code all}
+     * for every recipe in {@link #RECIPES}. Several recipes are sibling runs of one test plan, run
+     * in parallel ({@link #PARALLEL_ENABLED}); each gets the run id {@code <run id>-<recipe>}.
+     * {@code -Drecipe=...} is accepted as a short form.
+     */
     public static final String RECIPE = "ccci.recipe";
+
+    /** The value of {@link #RECIPE} that selects every recipe in {@link #RECIPES}. */
+    public static final String ALL_RECIPES = "all";
 
     /** Short form of {@link #RECIPE}, what users type on the Maven command line. */
     public static final String RECIPE_SHORT = "recipe";
@@ -24,7 +32,10 @@ public final class Constants {
     /** Git ref under test; default the recipe's checked-out HEAD. */
     public static final String REF = "ccci.ref";
 
-    /** Run id; default {@code DRONE_BUILD_NUMBER}, else {@code manual-<pid>}. */
+    /**
+     * Run id; default {@code DRONE_BUILD_NUMBER}, else {@code manual-<pid>}. A command of several
+     * recipes is this run id; each of its runs is {@code <run id>-<recipe>}.
+     */
     public static final String RUN_ID = "ccci.run-id";
 
     /**
@@ -39,7 +50,11 @@ public final class Constants {
     /** App driver: {@code swarm} (embedded, the default) or {@code abra}. */
     public static final String DRIVER = "ccci.driver";
 
-    /** Hard deadline of a whole run in seconds; default 3600. */
+    /**
+     * Hard deadline of the whole command in seconds, every run it starts included; default 3600.
+     * At the deadline every run still running is stopped and torn down, no later run starts, and
+     * the process exits 142.
+     */
     public static final String DEADLINE = "ccci.deadline";
 
     /** App-domain lockfile directory; environment {@code CCCI_APP_LOCK_DIR}; default /run/lock. */
@@ -76,6 +91,31 @@ public final class Constants {
      * scripts/setup-local-swarm builds.
      */
     public static final String PROBE_IMAGE = "ccci.probe-image";
+
+    /**
+     * {@code true} (the default): the runs of a command of several recipes run in parallel, through
+     * the JUnit Platform's own parallel executor; {@code false}: one after another. A single recipe
+     * always runs on the thread that runs the engine.
+     */
+    public static final String PARALLEL_ENABLED = "ccci.parallel.enabled";
+
+    /**
+     * How many runs go on at once; default {@value #DEFAULT_PARALLELISM}, the production runner's
+     * capacity ({@code DRONE_RUNNER_CAPACITY}). It is JUnit's {@code fixed} strategy's parallelism.
+     */
+    public static final String PARALLEL_PARALLELISM = "ccci.parallel.parallelism";
+
+    /**
+     * Prefix of JUnit's own parallel execution keys, as Jupiter reads them under
+     * {@code junit.jupiter.execution.parallel.config.}: e.g. {@code ccci.parallel.config.executor-service}
+     * ({@code fork_join_pool}, JUnit 6.1's default, or {@code worker_thread_pool}) or
+     * {@code ccci.parallel.config.strategy}. Without them ccci uses the {@code fixed} strategy with
+     * {@link #PARALLEL_PARALLELISM}.
+     */
+    public static final String PARALLEL_CONFIG_PREFIX = "ccci.parallel.config.";
+
+    /** Default of {@link #PARALLEL_PARALLELISM}. */
+    public static final int DEFAULT_PARALLELISM = 2;
 
     static final String ENV_APPROVED_RECIPES = "CCCI_APPROVED_RECIPES";
     static final String ENV_STAGES = "STAGES";

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.engine;
 
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Set;
 import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.Tier;
@@ -12,23 +13,35 @@ import net.commoninternet.ccci.spi.RunSettings;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
+import org.junit.platform.engine.support.hierarchical.ExclusiveResource;
 import org.junit.platform.engine.support.hierarchical.Node;
 
 /**
  * One recipe CI run. Its whole life (guards, janitor, deploy, teardown) belongs to the
  * {@link net.commoninternet.ccci.spi.RunLifecycle}; the tiers below it run inside that life,
  * after the deploy and before the teardown.
+ *
+ * <p>Runs of a plan of several recipes are siblings that JUnit's parallel executor runs at once
+ * ({@link ExecutionMode#CONCURRENT}); everything below a run stays on the run's thread. Each run
+ * holds an {@link ExclusiveResource} on its app domain, so two runs of one domain never overlap
+ * in one JVM; across processes the app-domain flock still does that.
  */
 final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<CcciExecutionContext> {
 
     static final String SEGMENT = "recipe";
 
-    private final RunSettings settings;
+    /** Key prefix of the app-domain resource; the rest is what the domain is made of. */
+    static final String APP_DOMAIN_RESOURCE = "net.commoninternet.ccci.app-domain:";
+
+    private final String commandRunId;
     private final RecipeUnderTest recipe;
+    /** Set at discovery; renamed once the plan is known to hold several runs ({@link #runInAPlanOfSeveral}). */
+    private RunSettings settings;
 
     RecipeRunDescriptor(UniqueId uniqueId, RunSettings settings, RecipeUnderTest recipe, TestSource source) {
         super(uniqueId, settings.recipe(), source);
         this.settings = settings;
+        this.commandRunId = settings.runId();
         this.recipe = recipe;
     }
 
@@ -39,6 +52,33 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
 
     RunSettings settings() {
         return settings;
+    }
+
+    /** The run id the command was given; this run's own is {@code <it>-<recipe>} in a plan of several. */
+    String commandRunId() {
+        return commandRunId;
+    }
+
+    /** This run is one of several in its plan: its run id becomes {@code <command run id>-<recipe>}. */
+    void runInAPlanOfSeveral() {
+        settings = settings.withRunId(commandRunId + "-" + settings.recipe());
+    }
+
+    /**
+     * The app domain, by what it is made of: {@code AppNaming} hashes exactly the recipe, the pull
+     * request and the ref (the fetched head's commit when no ref is given: the same source gives
+     * the same commit), so equal keys are equal domains.
+     */
+    @Override
+    public Set<ExclusiveResource> getExclusiveResources() {
+        String ref = Objects.toString(settings.subject().ref(), "HEAD");
+        return Set.of(new ExclusiveResource(APP_DOMAIN_RESOURCE + settings.recipe() + "|" + settings.subject().pr() + "|" + ref,
+                ExclusiveResource.LockMode.READ_WRITE));
+    }
+
+    @Override
+    public ExecutionMode getExecutionMode() {
+        return ExecutionMode.CONCURRENT;
     }
 
     Set<Tier> tiers() {

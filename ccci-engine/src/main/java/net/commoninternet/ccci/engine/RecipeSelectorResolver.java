@@ -53,14 +53,49 @@ final class RecipeSelectorResolver implements SelectorResolver {
         if (!AnnotationSupport.isAnnotated(anchor, RecipeCi.class)) {
             return unresolved();
         }
-        Optional<String> recipe = reader.recipe();
-        if (recipe.isEmpty()) {
+        List<String> recipes = reader.recipes();
+        if (recipes.isEmpty()) {
             issues.reportIssue(DiscoveryIssue.builder(Severity.INFO, "no recipe selected, so no recipe CI run:"
-                    + " pass -Drecipe=<name> (or -D" + Constants.RECIPE + "=<name>) to run one.")
+                    + " pass -Drecipe=<name> (or -D" + Constants.RECIPE + "=<name>; several: a,b,c; every recipe: "
+                    + Constants.ALL_RECIPES + ") to run one.")
                     .source(ClassSource.from(anchor)));
             return unresolved();
         }
-        return resolveRun(recipe.get(), ClassSource.from(anchor), Optional.empty(), Optional.empty(), context);
+        Optional<List<String>> names = expand(recipes);
+        if (names.isEmpty()) {
+            return unresolved();
+        }
+        Set<Match> matches = new java.util.LinkedHashSet<>();
+        for (String recipe : names.get()) {
+            Resolution run = resolveRun(recipe, ClassSource.from(anchor), Optional.empty(), Optional.empty(), context);
+            matches.addAll(run.getMatches());
+        }
+        return matches.isEmpty() ? unresolved() : Resolution.matches(matches);
+    }
+
+    /** {@code all} as every recipe of the recipes directory; any other list as it is. */
+    private Optional<List<String>> expand(List<String> recipes) {
+        if (!recipes.contains(Constants.ALL_RECIPES)) {
+            return Optional.of(recipes);
+        }
+        if (recipes.size() > 1) {
+            error("'" + Constants.ALL_RECIPES + "' already selects every recipe: pass -Drecipe=" + Constants.ALL_RECIPES
+                    + " alone, or list the recipes you want (a,b,c).");
+            return Optional.empty();
+        }
+        java.nio.file.Path dir = reader.recipesDirectory();
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            reader.read(Constants.ALL_RECIPES);
+            reader.problems().forEach(p -> issues.reportIssue(DiscoveryIssue.create(Severity.ERROR, p)));
+            return Optional.empty();
+        }
+        List<String> all = new RecipeCatalog(dir).names();
+        if (all.isEmpty()) {
+            error("-Drecipe=" + Constants.ALL_RECIPES + " found no recipe folders in " + dir + ": point -D" + Constants.RECIPES
+                    + " at the directory holding them.");
+            return Optional.empty();
+        }
+        return Optional.of(all);
     }
 
     @Override

@@ -47,9 +47,19 @@ final class SettingsReader {
         return new SettingsReader(config, System.getenv(), ProcessHandle.current().pid());
     }
 
-    /** The recipe named by {@code ccci.recipe} or {@code recipe}, if any. */
-    Optional<String> recipe() {
-        return config.get(RECIPE).or(() -> config.get(RECIPE_SHORT)).map(String::trim).filter(s -> !s.isEmpty());
+    /**
+     * The recipes named by {@code ccci.recipe} or {@code recipe}, in the order given, each once;
+     * empty if none. {@code all} stays as it is: what it means depends on {@link #recipesDirectory()}.
+     */
+    List<String> recipes() {
+        String raw = config.get(RECIPE).or(() -> config.get(RECIPE_SHORT)).orElse("");
+        return Arrays.stream(raw.split(",")).map(String::trim).filter(s -> !s.isEmpty()).distinct().toList();
+    }
+
+    /** The directory {@code ccci.recipes} names (or the default), whether or not it exists. */
+    Path recipesDirectory() {
+        return Path.of(config.get(RECIPES).map(String::trim).filter(s -> !s.isEmpty()).orElse("recipes"))
+                .toAbsolutePath().normalize();
     }
 
     /** Problems found by the last {@link #read}, each one sentence. */
@@ -163,7 +173,7 @@ final class SettingsReader {
 
     private Path recipesDir() {
         Optional<String> configured = config.get(RECIPES).map(String::trim).filter(s -> !s.isEmpty());
-        Path dir = Path.of(configured.orElse("recipes")).toAbsolutePath().normalize();
+        Path dir = recipesDirectory();
         if (!Files.isDirectory(dir)) {
             problems.add(configured.isPresent()
                     ? RECIPES + " points at " + dir + ", which is not a directory: pass the directory that holds the recipe folders."

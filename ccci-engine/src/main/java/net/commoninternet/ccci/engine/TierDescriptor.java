@@ -52,9 +52,22 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
         return getChildren().isEmpty() ? Type.TEST : Type.CONTAINER;
     }
 
+    /** On its run's thread, as everything of a run. */
+    @Override
+    public ExecutionMode getExecutionMode() {
+        return ExecutionMode.SAME_THREAD;
+    }
+
     @Override
     public CcciExecutionContext prepare(CcciExecutionContext context) {
         return context.withTier(context.run().withAttachments(context.attachments().to(this)), new TierRecord());
+    }
+
+    /** The tier is a phase of its run's timeline: hooks, operation, checks and AfterTier extensions. */
+    @Override
+    public CcciExecutionContext before(CcciExecutionContext context) {
+        context.tier().timed(context.run().timeline().start(tier.id()));
+        return context;
     }
 
     @Override
@@ -113,7 +126,10 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
                 }
             }
         } catch (Throwable t) {
+            context.tier().failed(t);
             throw Redaction.rethrow(Redaction.of(t, context.run()::redact));
+        } finally {
+            context.tier().endTiming();
         }
     }
 }

@@ -56,6 +56,7 @@ public final class RunContext {
     /** What every view of one run shares. */
     private static final class Shared {
         final RunRecord record = new RunRecord();
+        final RunTimeline timeline = new RunTimeline();
         final AtomicReference<UnaryOperator<String>> redactor = new AtomicReference<>(UnaryOperator.identity());
         final Map<Class<?>, Store> stores = new ConcurrentHashMap<>();
     }
@@ -161,6 +162,11 @@ public final class RunContext {
     /** Every check's and tier's outcome so far, as the engine reported it. */
     public RunRecord record() {
         return shared.record;
+    }
+
+    /** The run's phases and their durations so far (the same timeline in every view of the run). */
+    public RunTimeline timeline() {
+        return shared.timeline;
     }
 
     /** The registered extensions, in their declared order. */

@@ -13,7 +13,23 @@ import org.apiguardian.api.API;
 @API(status = API.Status.EXPERIMENTAL)
 public interface RunLifecycle {
 
+    /**
+     * Once, before the first run of the plan starts, on the thread that runs the plan (which
+     * outlives every run). What is set up here is the command's: for a plan of several recipes
+     * the runs then go on in parallel, each in its own {@link #run} on a thread of its own.
+     */
+    default void beginPlan(RunPlan plan) throws Exception {
+    }
+
+    /** One run; concurrent with the plan's other runs, and never with a run of the same app domain. */
     void run(RunContext run, Tiers tiers) throws Exception;
+
+    /**
+     * Once, after the last run of the plan ended or was never started (a stopped command), on the
+     * thread of {@link #beginPlan}, even if that threw.
+     */
+    default void endPlan(RunPlan plan) throws Exception {
+    }
 
     /** What the engine does for the lifecycle, when the lifecycle says. */
     interface Tiers {

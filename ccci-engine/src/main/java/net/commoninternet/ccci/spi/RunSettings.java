@@ -74,6 +74,11 @@ public record RunSettings(Subject subject, Set<Tier> stages, DriverKind driver, 
         return subject.recipe();
     }
 
+    /** The same settings under another run id (a run of a plan of several is {@code <run id>-<recipe>}). */
+    public RunSettings withRunId(String runId) {
+        return new RunSettings(new Subject(subject.recipe(), subject.pr(), subject.ref(), runId), stages, driver, paths, options);
+    }
+
     public String runId() {
         return subject.runId();
     }

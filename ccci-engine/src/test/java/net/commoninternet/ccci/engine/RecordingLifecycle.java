@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.LiveApp;
@@ -11,7 +13,9 @@ import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.LiveRun;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunLifecycle;
+import net.commoninternet.ccci.spi.RunPlan;
 import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.RunSettings;
 
 /**
  * Test double of the run lifecycle: deploys nothing, records what the engine asked of it,
@@ -24,12 +28,34 @@ public final class RecordingLifecycle implements RunLifecycle {
 
     static final List<String> EVENTS = new CopyOnWriteArrayList<>();
     static volatile List<RunRecord.Row> lastRecord = List.of();
+    static volatile List<net.commoninternet.ccci.spi.RunTimeline.Phase> lastTimeline = List.of();
     /** A file to attach once the tiers are done, as the real lifecycle attaches results.json; null for none. */
     static volatile Path attachAtEnd;
+    /** The plan's begin and end, and the run ids it held. */
+    static final List<String> PLAN = new CopyOnWriteArrayList<>();
+    /** Which thread ran each run and each tier operation: {@code <recipe> run|<tier> on <thread>}. */
+    static final List<String> THREADS = new CopyOnWriteArrayList<>();
+    /** Runs of recipes named {@code meet-*} wait here for each other: they pass only if they run at once. */
+    static volatile CyclicBarrier meeting = new CyclicBarrier(2);
+
+    @Override
+    public void beginPlan(RunPlan plan) {
+        PLAN.add("begin " + plan.runId() + " " + plan.runs().stream().map(RunSettings::runId).toList()
+                + (plan.several() ? " several" : " one"));
+    }
+
+    @Override
+    public void endPlan(RunPlan plan) {
+        PLAN.add("end " + plan.runId());
+    }
 
     @Override
     public void run(RunContext run, Tiers tiers) throws Exception {
         EVENTS.add("setup " + run.recipe() + " " + run.tiers());
+        THREADS.add(run.recipe() + " run on " + Thread.currentThread().getName());
+        if (run.recipe().startsWith("meet-")) {
+            meeting.await(30, TimeUnit.SECONDS);
+        }
         if (run.recipe().equals("secretive")) {
             // this recipe's "secrets" are the planted words of the tier doubles' failures
             run.redactWith(text -> text.replace("planted", "********").replace("broke", "********"));
@@ -52,6 +78,7 @@ public final class RecordingLifecycle implements RunLifecycle {
             });
         } finally {
             lastRecord = run.record().rows();
+            lastTimeline = run.timeline().phases();
             if (attachAtEnd != null) {
                 run.attach(attachAtEnd, "application/json");
             }

@@ -38,6 +38,7 @@ final class RecordingTiers {
         @Override
         public void operate(RunContext run) {
             RecordingLifecycle.EVENTS.add("operate install");
+            RecordingLifecycle.THREADS.add(run.recipe() + " install on " + Thread.currentThread().getName());
         }
     }
 

@@ -67,6 +67,26 @@ public final class MavenRun {
         return new MavenRun(builder.start(), log);
     }
 
+    /**
+     * A Drone step about to be cancelled: {@code setsid mvn test -pl recipe-suites -am <properties>}
+     * under an {@link Orphanage} (which adopts the fork once Maven dies and reports how each process
+     * of the group ended), runs and abra dirs in {@code sandbox}, its console kept in {@code logFile}
+     * ({@code -Dccci.log-file}), every run held inside its deploy by the docker shim's gate
+     * ({@link ChildShims}), which is never opened; the shims log to {@code sandbox/children.log}.
+     */
+    public static Helper startHeldInDeploy(Helpers helpers, Path sandbox, Path logFile, String... properties)
+            throws IOException, InterruptedException {
+        Map<String, String> env = new java.util.HashMap<>(ChildShims.install(sandbox.resolve("bin"),
+                sandbox.resolve("children.log")));
+        env.put(ChildShims.GATE, sandbox.resolve("never-opened").toString());
+        env.put("CCCI_RUNS_DIR", sandbox.resolve("runs").toString());
+        env.put("ABRA_DIR", sandbox.resolve("abra").toString());
+        List<String> mvn = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "-f", ROOT.resolve("pom.xml").toString(),
+                "test", "-pl", "recipe-suites", "-am", "-Dccci.log-file=" + logFile));
+        mvn.addAll(List.of(properties));
+        return helpers.start(Helper.java(Orphanage.class, mvn.toArray(String[]::new)), env);
+    }
+
     /** The default app lock directory: runs that deploy use it, so every process on the host agrees on which apps are live. */
     public static final Path LOCK_DIR = Path.of("/run/lock");
 

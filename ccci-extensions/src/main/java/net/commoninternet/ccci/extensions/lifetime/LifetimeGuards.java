@@ -4,29 +4,21 @@ import java.time.Duration;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 /**
- * The run's lifetime guards (spec section 2): the parent-death signal, the SIGTERM funnel and
- * the hard deadline, installed before any child process or lock, on the thread that runs the
- * run. They keep the invariant chain "lock lifetime ⊆ process lifetime ⊆ step lifetime ⊆ hard
- * deadline": whatever ends the run, its own teardown runs, and then the process ends.
+ * One run's lifetime guards (spec section 2), installed before any child process or lock, on the
+ * thread that runs the run: the parent-death signal and the start-race check (per thread, so on
+ * the run's own thread), and membership of its JVM's {@link GuardedCommand} (the SIGTERM funnel
+ * and the hard deadline, shared by every run of the command). They keep the invariant chain
+ * "lock lifetime ⊆ run lifetime ⊆ process lifetime ⊆ step lifetime ⊆ hard deadline": whatever
+ * ends the command, this run's own teardown runs, and then the process ends.
  *
- * <p>One synchronized state machine decides everything: {@code RUNNING -> STOPPING(cause) ->
- * TEARDOWN -> DONE}. The first stop (SIGTERM, the deadline, or a JVM shutdown begun by someone
- * else) records its cause, interrupts the run thread and kills the run's child process trees;
- * the run thread's {@code finally} then enters TEARDOWN. Any stop after the first is logged and
- * ignored, so a second signal cannot abort the cleanup the first one asked for; there is one
- * teardown, whoever asked first. A SIGTERM that finds a teardown already under way (the run
- * ended, or failed because the group's TERM killed its child first) leaves it alone and ends the
- * process with 143 once it is done.
- *
- * <p>How the process ends: SIGTERM and the deadline call {@code System.exit(143|142)}, and a
- * shutdown hook holds the JVM until the run's teardown has finished (bounded by
- * {@link #TEARDOWN_GRACE}). The hook is what makes this hold under Maven Surefire too
- * (JVM-NOTES, "Under Maven Surefire"): there Maven exits at once on TERM and the fork is told
- * to {@code System.exit(1)}; a signal handler alone would never see its teardown finish.
+ * <p>A run's phase goes {@code RUNNING -> STOPPING -> TEARDOWN -> DONE}, always under its
+ * command's monitor. The first stop of the command interrupts this run's thread and kills its
+ * child process trees, if it is RUNNING; its {@code finally} then enters TEARDOWN
+ * ({@link #beginTeardown}), and any stop after the first is logged and ignored, so a second signal
+ * cannot abort the cleanup the first one asked for. One run's end or failure never stops the
+ * others.
  */
 @API(status = API.Status.INTERNAL)
 public final class LifetimeGuards implements AutoCloseable {
@@ -37,260 +29,169 @@ public final class LifetimeGuards implements AutoCloseable {
     static final int EXIT_DEADLINE = 142;
 
     /**
-     * How long the shutdown hook holds the JVM for the run's teardown. Above the longest
+     * How long the shutdown hook holds the JVM for the runs' teardowns. Above the longest
      * teardown ({@link StackTeardown}: 3 min for containers, 2 x 1 min of removal retries) and
      * below recipe-suites' {@code forkedProcessExitTimeoutInSeconds} (600), after which Surefire
      * halts the fork. The janitor reaps whatever a teardown that overruns this leaves.
      */
     static final Duration TEARDOWN_GRACE = Duration.ofSeconds(540);
 
-    private static final Signal TERM = new Signal("TERM");
-
-    /** The guards of the run in progress in this JVM; one run at a time. */
-    private static LifetimeGuards active;
-
     private enum Phase { RUNNING, STOPPING, TEARDOWN, DONE }
 
-    /** What can stop a run. */
-    private enum Cause {
-        SIGTERM, DEADLINE, SHUTDOWN;
-
-        String text() {
-            return this == SIGTERM ? "SIGTERM" : this == DEADLINE ? "the hard deadline"
-                    : "a JVM shutdown (System.exit, SIGINT or SIGHUP, or Maven gone)";
-        }
-    }
-
+    private final GuardedCommand command;
     private final Thread runThread;
-    private final Duration deadline;
-    private final Thread shutdownHook = new Thread(this::onShutdown, "ccci-lifetime-shutdown");
-    private final Thread watchdog = new Thread(this::watchDeadline, "ccci-hard-deadline");
-    private SignalHandler previousTerm;
+    private final String name;
+    // Guarded by command.
     private Phase phase = Phase.RUNNING;
-    private Cause cause;
-    /**
-     * The status a stop decided the process ends with (0: none). The stopper calls
-     * {@code System.exit} itself, but the run thread may finish its teardown and let a bare JVM
-     * end normally before that call is made: {@link #close()} ends the process with it as well.
-     */
-    private int exitStatus;
+    private GuardedCommand.Cause stoppedBy;
     private ChildProcesses children;
 
-    private LifetimeGuards(Thread runThread, Duration deadline) {
+    private LifetimeGuards(GuardedCommand command, Thread runThread, String name) {
+        this.command = command;
         this.runThread = runThread;
-        this.deadline = deadline;
+        this.name = name;
+    }
+
+    /** The guards of a run on its own, named after its thread. */
+    public static LifetimeGuards install(Duration deadline) {
+        return install(deadline, Thread.currentThread().getName());
     }
 
     /**
-     * Installs the guards for a run executing on the calling thread. The funnel comes first, so a
-     * SIGTERM sent the moment the parent-death signal is armed is already funnelled.
+     * Installs the guards of the run {@code runName} executing on the calling thread, in its JVM's
+     * open command (or one of its own). The funnel comes first, so a SIGTERM sent the moment the
+     * parent-death signal is armed is already funnelled.
      *
-     * @throws IllegalStateException when the run is orphaned or another run is guarded here
+     * @throws IllegalStateException when the run is orphaned
+     * @throws RunStopped when the command was already stopped: the run must not start
      */
-    public static LifetimeGuards install(Duration deadline) {
-        LifetimeGuards guards = new LifetimeGuards(Thread.currentThread(), deadline);
-        synchronized (LifetimeGuards.class) {
-            if (active != null) {
-                throw new IllegalStateException("a ccci run is already in progress in this JVM (on thread "
-                        + active.runThread.getName() + "): run one recipe per JVM.");
-            }
-            active = guards;
-        }
+    public static LifetimeGuards install(Duration deadline, String runName) {
+        GuardedCommand command = GuardedCommand.forRun(deadline);
+        LifetimeGuards guards = new LifetimeGuards(command, Thread.currentThread(), runName);
         long parent;
         try {
-            guards.installTermHandler();
-            Runtime.getRuntime().addShutdownHook(guards.shutdownHook);
+            command.join(guards);
             parent = ParentDeathSignal.arm();
         } catch (RuntimeException refused) {
-            try {
-                guards.close();
-            } catch (RunStopped stoppedMeanwhile) {
-                refused.addSuppressed(stoppedMeanwhile);
+            guards.leave();
+            if (command.ownedByItsRun()) {
+                command.close();
             }
             throw refused;
         }
-        guards.watchdog.setDaemon(true);
-        guards.watchdog.start();
         LOG.info("== lifetime guards armed on thread '{}': SIGTERM on death of parent pid {}, SIGTERM funnel,"
-                + " {} hard deadline ==", guards.runThread.getName(), parent, describe(deadline));
+                + " {} hard deadline ==", guards.runThread.getName(), parent, describe(command.deadline()));
         return guards;
     }
 
+    String name() {
+        return name;
+    }
+
+    /** Under the command's monitor. */
+    boolean running() {
+        return phase == Phase.RUNNING;
+    }
+
+    /** Under the command's monitor: the command stops this RUNNING run. */
+    void stop(GuardedCommand.Cause why) {
+        phase = Phase.STOPPING;
+        stoppedBy = why;
+        runThread.interrupt();
+        if (children != null) {
+            children.killAll();
+        }
+    }
+
     /** The run's child processes, killed (descendants first) when the run is stopped. */
-    public synchronized void killOnStop(ChildProcesses runChildren) {
-        this.children = runChildren;
+    public void killOnStop(ChildProcesses runChildren) {
+        synchronized (command) {
+            this.children = runChildren;
+        }
+    }
+
+    /**
+     * Whether this run's command was asked to stop (SIGTERM, the deadline, a JVM shutdown): work
+     * that could start something new (a janitor's next reap, say) should not.
+     */
+    public boolean stopRequested() {
+        return command.stopRequested();
     }
 
     /**
      * Called first in the run's {@code finally}: from here on, signals are logged and ignored.
-     * Clears the interrupt a stop sent: the stop interrupts only under this lock and only while
-     * RUNNING, so no interrupt of ours can reach the teardown.
+     * Clears the interrupt a stop sent: a stop interrupts only under the command's monitor and only
+     * while RUNNING, so no interrupt of ours can reach the teardown.
      */
-    public synchronized void beginTeardown() {
-        if (phase == Phase.STOPPING) {
-            LOG.warn("== tearing down after {}: signals from now on are logged and ignored ==", cause.text());
+    public void beginTeardown() {
+        synchronized (command) {
+            if (phase == Phase.STOPPING) {
+                LOG.warn("== tearing down after {}: signals from now on are logged and ignored ==", stoppedBy.text());
+            }
+            if (phase == Phase.RUNNING || phase == Phase.STOPPING) {
+                phase = Phase.TEARDOWN;
+            }
+            Thread.interrupted();
         }
-        if (phase == Phase.RUNNING || phase == Phase.STOPPING) {
-            phase = Phase.TEARDOWN;
-        }
-        Thread.interrupted();
     }
 
     /**
-     * Ends the guarded run: a shutdown hook waiting on the teardown lets the JVM exit now, the
-     * JVM's own SIGTERM handling comes back. After a SIGTERM or the deadline it does not return:
-     * the process ends with 143 or 142.
+     * Ends the guarded run. A run on its own closes its command with it: after a SIGTERM or the
+     * deadline that does not return, the process ends with 143 or 142.
      *
-     * @throws RunStopped if a JVM shutdown begun elsewhere stopped the run, so it never reports success
+     * @throws RunStopped if a stop of the command stopped this run, so it never reports success
      */
     @Override
     public void close() {
-        Cause stoppedBy;
-        int status;
-        synchronized (this) {
-            phase = Phase.DONE;
-            stoppedBy = cause;
-            status = exitStatus;
-            notifyAll();
+        GuardedCommand.Cause stopped = leave();
+        if (command.ownedByItsRun()) {
+            command.close();
         }
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running and is about to see DONE
-        }
-        if (previousTerm != null) {
-            Signal.handle(TERM, previousTerm);
-        }
-        synchronized (LifetimeGuards.class) {
-            if (active == this) {
-                active = null;
-            }
-        }
-        if (status != 0) {
-            // Blocks until the halt if the stopper's own exit is already under way.
-            System.exit(status);
-        }
-        if (stoppedBy != null) {
-            throw new RunStopped("the run was stopped by " + stoppedBy.text() + " and torn down");
+        if (stopped != null) {
+            throw new RunStopped("the run was stopped by " + stopped.text() + " and torn down");
         }
     }
 
-    /** Thrown out of a run that a signal, the deadline or a JVM shutdown stopped. */
-    static final class RunStopped extends RuntimeException {
+    /** DONE, out of the command; the thread, which a pool may reuse, keeps no interrupt of ours. */
+    private GuardedCommand.Cause leave() {
+        GuardedCommand.Cause stopped;
+        synchronized (command) {
+            phase = Phase.DONE;
+            stopped = stoppedBy;
+            if (Thread.currentThread() == runThread) {
+                Thread.interrupted();
+            }
+            command.leave(this);
+        }
+        return stopped;
+    }
+
+    /** Thrown out of a run that a signal, the deadline or a JVM shutdown stopped, or did not let start. */
+    public static final class RunStopped extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         RunStopped(String message) {
             super(message);
         }
-    }
 
-    private void installTermHandler() {
-        SignalHandler previous;
-        try {
-            previous = Signal.handle(TERM, signal -> {
-                if (stop(Cause.SIGTERM)) {
-                    System.exit(EXIT_SIGTERM);
-                }
-            });
-        } catch (IllegalArgumentException reservedByVm) {
-            previous = SignalHandler.SIG_IGN;
+        RunStopped(String message, Throwable cause) {
+            super(message, cause);
         }
-        if (previous == SignalHandler.SIG_IGN) {
-            // The JVM installs nothing for a signal ignored at its start (a `trap '' TERM` or
-            // nohup upstream, or -Xrs), and the parent-death signal is SIGTERM as well.
-            LOG.error("!! SIGTERM is ignored in this process (inherited from whatever started it: trap '' TERM,"
-                    + " nohup, -Xrs): neither a cancelled step nor the death of the parent can stop this run;"
-                    + " only the {} hard deadline bounds it. Start it without ignoring SIGTERM. !!", describe(deadline));
-        } else {
-            previousTerm = previous;
-        }
-    }
 
-    /**
-     * The funnel. Returns whether the caller should now end the process (143 or 142).
-     *
-     * <p>A stop of a running run records its cause, interrupts the run thread and kills its
-     * children. A SIGTERM that finds the run already in its teardown (after a normal end or a
-     * failure, or because the group's TERM killed a child before this handler ran) does not touch
-     * the teardown, but still ends the process with 143 once the teardown is done: the step was
-     * cancelled. Any later stop is logged and ignored.
-     */
-    private synchronized boolean stop(Cause why) {
-        if (phase == Phase.DONE) {
-            return why == Cause.SIGTERM;
-        }
-        if (phase == Phase.RUNNING) {
-            cause = why;
-            exitStatus = why == Cause.SIGTERM ? EXIT_SIGTERM : why == Cause.DEADLINE ? EXIT_DEADLINE : 0;
-            phase = Phase.STOPPING;
-            LOG.warn(why == Cause.DEADLINE
-                    ? "== run exceeded " + describe(deadline) + " hard deadline — tearing down =="
-                    : "== " + why.text() + ": stopping the run — tearing down ==");
-            runThread.interrupt();
-            if (children != null) {
-                children.killAll();
+        /**
+         * What a stopped run reports: the stop, with what it made the run's work throw (an
+         * interrupt, a killed child) as its cause; anything else as it is.
+         */
+        public static Throwable first(Throwable thrown) {
+            if (thrown instanceof RunStopped) {
+                return thrown;
             }
-            return true;
-        }
-        if (phase == Phase.TEARDOWN && cause == null && why == Cause.SIGTERM) {
-            cause = why;
-            exitStatus = EXIT_SIGTERM;
-            LOG.warn("== SIGTERM during teardown — the teardown goes on, then the process exits {} ==", EXIT_SIGTERM);
-            return true;
-        }
-        LOG.warn("== {} during teardown — ignored (the run is being torn down after {}) ==", why.text(),
-                cause == null ? "its end" : cause.text());
-        return false;
-    }
-
-    /** A JVM shutdown begun by anyone (System.exit, SIGINT, Surefire told to exit): wait for the teardown. */
-    private void onShutdown() {
-        long until = System.nanoTime() + TEARDOWN_GRACE.toNanos();
-        synchronized (this) {
-            if (phase == Phase.RUNNING) {
-                stop(Cause.SHUTDOWN);
-            }
-            while (phase != Phase.DONE) {
-                long left = until - System.nanoTime();
-                if (left <= 0) {
-                    LOG.error("!! the run's teardown did not finish within {} s of the JVM shutdown: exiting anyway;"
-                            + " the janitor reaps what it left !!", TEARDOWN_GRACE.toSeconds());
-                    return;
-                }
-                try {
-                    wait(Math.max(1, left / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
+            for (Throwable suppressed : thrown.getSuppressed()) {
+                if (suppressed instanceof RunStopped stop) {
+                    return new RunStopped(stop.getMessage(), thrown);
                 }
             }
-        }
-    }
-
-    /**
-     * The hard deadline. It bounds the run, not its teardown: a deadline that passes while the
-     * run tears down (after a normal end or a SIGTERM) lets that teardown finish.
-     */
-    private void watchDeadline() {
-        long until = System.nanoTime() + deadline.toNanos();
-        synchronized (this) {
-            while (phase == Phase.RUNNING) {
-                long left = until - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
-                try {
-                    wait(Math.max(1, left / 1_000_000));
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            if (phase != Phase.RUNNING) {
-                return;
-            }
-        }
-        if (stop(Cause.DEADLINE)) {
-            System.exit(EXIT_DEADLINE);
+            return thrown;
         }
     }
 

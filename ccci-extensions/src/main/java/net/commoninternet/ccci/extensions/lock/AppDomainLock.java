@@ -15,10 +15,12 @@ import org.slf4j.LoggerFactory;
  * The per-app-domain lock (spec section 5): an exclusive flock on
  * {@code <lock dir>/cc-ci-app-<domain>.lock}. Held = a live run owns the domain.
  *
- * <p>Invariant: lock lifetime is inside process lifetime. There is deliberately no unlock
- * path: the descriptor is a plain int kept for the life of the process (no garbage collector
- * can close it), and the kernel drops the lock when the process dies, however it dies. A clean
- * run's unheld lockfile is unlinked by the next janitor sweep.
+ * <p>Invariant: lock lifetime is inside run lifetime, inside process lifetime. The descriptor is
+ * a plain int (no garbage collector can close it); the run that took it releases it once its
+ * teardown is over ({@link Held#release}), since a JVM may run several recipes one after another
+ * and a finished run is no live owner; the kernel drops it when the process dies first, however it
+ * dies. Released or not, a clean run's unheld lockfile is unlinked by the next janitor sweep; a
+ * teardown that left something behind is reaped by it.
  *
  * <p>Taken before the app is created, so a janitor never sees a run app without its held lock.
  */
@@ -32,8 +34,32 @@ public final class AppDomainLock {
 
     private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-    /** Every descriptor this process locked, reachable for the life of the process. */
+    /** Every descriptor this process holds locked, reachable until its run releases it. */
     private static final Set<Integer> HELD = ConcurrentHashMap.newKeySet();
+
+    /** A domain's lock this process holds. */
+    public static final class Held {
+        private final Path path;
+        private final int fd;
+        /** Once per handle: a descriptor number a later lock reuses must never be closed by a stale handle. */
+        private final java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+
+        private Held(Path path, int fd) {
+            this.path = path;
+            this.fd = fd;
+        }
+
+        public Path path() {
+            return path;
+        }
+
+        /** The run that took it is over (its teardown done): nobody live owns the domain now. Idempotent. */
+        public void release() {
+            if (released.compareAndSet(false, true) && HELD.remove(fd)) {
+                LockFile.release(fd);
+            }
+        }
+    }
 
     private AppDomainLock() {
     }
@@ -43,11 +69,11 @@ public final class AppDomainLock {
     }
 
     /**
-     * Blocks until this process holds the domain's lock; returns the lockfile's path. Waiting
+     * Blocks until this process holds the domain's lock; returns it, to release at the run's end. Waiting
      * polls the non-blocking form so the waiting thread stays interruptible (a SIGTERM must be
      * able to stop a parked run); flock grants no FIFO order either way.
      */
-    public static Path acquire(Path lockDir, String domain) throws IOException, InterruptedException {
+    public static Held acquire(Path lockDir, String domain) throws IOException, InterruptedException {
         Files.createDirectories(lockDir);
         Path path = path(lockDir, domain);
         boolean announced = false;
@@ -56,8 +82,9 @@ public final class AppDomainLock {
                 if (file.tryLock()) {
                     if (file.isStillAtPath()) {
                         file.touch();
-                        HELD.add(file.keepForProcessLifetime());
-                        return path;
+                        int fd = file.keep();
+                        HELD.add(fd);
+                        return new Held(path, fd);
                     }
                     LOG.info("== app lock: {} was reaped while we waited — retrying on the live path ==", domain);
                     continue;

@@ -97,11 +97,19 @@ public final class LockFile implements AutoCloseable {
         }
     }
 
-    /** Keeps the descriptor open for the life of the process: the lock's only release is process death. */
-    int keepForProcessLifetime() {
+    /**
+     * Keeps the descriptor open beyond this object: the lock is released only by {@link #release}
+     * of that descriptor, or by the kernel when the process dies.
+     */
+    int keep() {
         int kept = fd;
         fd = -1;
         return kept;
+    }
+
+    /** Closes a descriptor {@link #keep} kept: the flock on its open file description goes with it. */
+    static void release(int keptFd) {
+        POSIX.close(keptFd);
     }
 
     @Override

@@ -25,6 +25,7 @@ import net.commoninternet.ccci.spi.RunRecord.Status;
 import net.commoninternet.ccci.spi.SkipKind;
 import org.apiguardian.api.API;
 import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.RunTimeline;
 
 /**
  * A run's results from its record: each rung's verdict, the level, {@code results.json} and the
@@ -50,9 +51,15 @@ public final class RunResults {
 
     /**
      * What the run leaves besides its verdict: whether its teardown was clean, the secret values
-     * it must never show (masked here and scanned for), and its customization manifest.
+     * it must never show (masked here and scanned for), its customization manifest, and where its
+     * minutes went.
      */
-    public record Evidence(boolean cleanTeardown, Collection<String> secretValues, Map<String, Object> customization) {
+    public record Evidence(boolean cleanTeardown, Collection<String> secretValues, Map<String, Object> customization,
+                           RunTimeline timeline) {
+        /** Evidence of a run that timed nothing. */
+        public Evidence(boolean cleanTeardown, Collection<String> secretValues, Map<String, Object> customization) {
+            this(cleanTeardown, secretValues, customization, new RunTimeline());
+        }
     }
 
     /** What the run knew of itself, for the results. */
@@ -83,6 +90,10 @@ public final class RunResults {
 
         public Map<String, Object> customization() {
             return evidence.customization();
+        }
+
+        public RunTimeline timeline() {
+            return evidence.timeline();
         }
     }
 
@@ -143,7 +154,13 @@ public final class RunResults {
         return level;
     }
 
-    /** Writes results.json atomically into {@code runDir}; returns its path. */
+    /**
+     * Writes results.json atomically into {@code runDir}, and beside it the report for people
+     * ({@link RunReport}: report.html, badge.svg) made from the same masked results; returns the
+     * path of results.json. The leak scan covers both: the report is written first, the run folder
+     * (report included) and the results are scanned, then both are written with the scan's verdict,
+     * which changes only that flag's text.
+     */
     public static Path write(Path runDir, Run run, RunRecord record) throws IOException {
         List<Row> rows = record.rows();
         Map<Rung, Verdict> rungs = rungs(rows);
@@ -166,8 +183,15 @@ public final class RunResults {
         flags.put("clean_teardown", run.cleanTeardown());
         flags.put("no_secret_leak", true);
         results.put("flags", flags);
+        results.put("timings", timings(run.timeline()));
+        Object masked = SecretMasking.maskValues(results, run.secretValues());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> shown = (Map<String, Object>) masked;
+        RunReport.write(runDir, shown);
         byte[] json = JSON.writeValueAsBytes(results);
         flags.put("no_secret_leak", !leaks(runDir, new String(json, StandardCharsets.UTF_8), run.secretValues()));
+        ((Map<String, Object>) shown.get("flags")).put("no_secret_leak", flags.get("no_secret_leak"));
+        RunReport.write(runDir, shown);
         json = JSON.writeValueAsBytes(results);
         Files.createDirectories(runDir);
         Path file = runDir.resolve("results.json");
@@ -206,6 +230,26 @@ public final class RunResults {
         }
     }
 
+    /**
+     * Where the minutes went: each phase with its start since the run's start and its duration
+     * (monotonic clock, milliseconds), in the order they started; {@code total_ms} up to now.
+     */
+    static Map<String, Object> timings(RunTimeline timeline) {
+        Map<String, Object> timings = new LinkedHashMap<>();
+        timings.put("started_at", timeline.startedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
+        timings.put("total_ms", timeline.elapsed().toMillis());
+        timings.put("phases", timeline.phases().stream().sorted(java.util.Comparator.comparing(RunTimeline.Phase::start))
+                .map(p -> {
+                    Map<String, Object> phase = new LinkedHashMap<>();
+                    phase.put("phase", p.name());
+                    phase.put("start_ms", p.start().toMillis());
+                    phase.put("duration_ms", p.duration().toMillis());
+                    phase.put("outcome", p.outcome().name().toLowerCase(Locale.ROOT));
+                    return phase;
+                }).toList());
+        return timings;
+    }
+
     /** The RUN SUMMARY block for the end of the log. */
     public static String summary(Run run, RunRecord record, Path resultsFile) {
         Map<Rung, Verdict> rungs = rungs(record.rows());
@@ -219,7 +263,15 @@ public final class RunResults {
         record.rows().stream().filter(r -> r.status() != Status.PASSED).forEach(r -> lines.add("  " + r.tier().id()
                 + (r.check() == null ? "" : " > " + r.check()) + ": " + r.status().name().toLowerCase(Locale.ROOT)
                 + (r.message() == null ? "" : " — " + r.message().lines().findFirst().orElse(""))));
-        lines.add("clean_teardown " + run.cleanTeardown() + "; results " + resultsFile);
+        List<RunTimeline.Phase> phases = run.timeline().phases().stream()
+                .sorted(java.util.Comparator.comparing(RunTimeline.Phase::start)).toList();
+        if (!phases.isEmpty()) {
+            lines.add("timings: " + phases.stream().map(p -> p.name() + " " + Templates.duration(p.duration().toMillis())
+                    + (p.outcome() == RunTimeline.Outcome.FAILED ? " (failed)" : "")).collect(Collectors.joining(", "))
+                    + "; total " + Templates.duration(run.timeline().elapsed().toMillis()));
+        }
+        lines.add("clean_teardown " + run.cleanTeardown() + "; results " + resultsFile + ", report "
+                + resultsFile.resolveSibling(RunReport.HTML));
         lines.add("== END RUN SUMMARY ==");
         return String.join(System.lineSeparator(), lines);
     }

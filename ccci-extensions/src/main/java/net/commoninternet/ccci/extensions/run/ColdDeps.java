@@ -51,6 +51,7 @@ public final class ColdDeps {
     private static final Logger LOG = LoggerFactory.getLogger(ColdDeps.class);
 
     private final List<Dependency> deployed = new ArrayList<>();
+    private final List<AppDomainLock.Held> locks = new ArrayList<>();
     private final RunContext run;
     private final RunWorkspace workspace;
     private final RunTools tools;
@@ -106,7 +107,7 @@ public final class ColdDeps {
         RecipeFetch.Fetched tree = workspace.fetch().fetch(settings.paths().recipesDir().resolve(dep),
                 workspace.abraDir().recipe(dep), null);
         String domain = domain(dep, settings.subject().pr(), run.recipe(), ref);
-        AppDomainLock.acquire(settings.paths().appLockDir(), domain);
+        locks.add(AppDomainLock.acquire(settings.paths().appLockDir(), domain));
         workspace.state().recordDependency(domain);
         LOG.info("== dependency {} of {}: app {} (cold, at {}) ==", dep, run.recipe(), domain, tree.commit());
         deployed.add(new Dependency(dep, domain, null, false));
@@ -132,6 +133,11 @@ public final class ColdDeps {
     /** Every secret value of the cold dependencies created so far, for masking and the leak scan. */
     List<String> secretValues() {
         return new Dependencies(deployed).secretValues();
+    }
+
+    /** The run is over, its dependencies removed (or left to the janitor): their locks go. */
+    void releaseLocks() {
+        locks.forEach(AppDomainLock.Held::release);
     }
 
     /** Removes every cold dependency created, last first (warm apps are never touched); returns what is left of them. */

@@ -1,20 +1,27 @@
 package net.commoninternet.ccci.extensions.run;
 
-import java.nio.file.Path;
+import java.util.List;
 import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
 import net.commoninternet.ccci.extensions.lifetime.ParentDeathSignal;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunLifecycle;
+import net.commoninternet.ccci.spi.RunPlan;
 import org.apiguardian.api.API;
+import org.slf4j.MDC;
 
 /**
- * One recipe CI run, in the order of the spec. This class is its first phase, the guard: the
- * masked console, then the lifetime guards on the thread that runs the run; {@link RunPhases}
- * is the rest, phase by phase (sweep, prepare, lock, deploy, tiers, teardown in {@code finally}).
+ * Recipe CI runs, in the order of the spec. The plan (one command) begins with its shared means
+ * ({@link RecipeCommand}: the masked console, the command's lifetime guards, the progress count);
+ * each run's first phase is its guard, the lifetime guards on the thread that runs it, and
+ * {@link RunPhases} is the rest, phase by phase (sweep, prepare, lock, deploy, tiers, teardown in
+ * {@code finally}); the plan ends with the catalogue of a command of several recipes.
  */
 @API(status = API.Status.INTERNAL)
 public final class RecipeCiRun implements RunLifecycle {
+
+    /** The MDC key holding the recipe of the run a log line comes from (logback: {@code %X{ccci.recipe}}). */
+    public static final String MDC_RECIPE = "ccci.recipe";
 
     /**
      * The engine loads this class when it discovers runs, right after the JVM starts: noting the
@@ -22,21 +29,55 @@ public final class RecipeCiRun implements RunLifecycle {
      */
     private static final long PARENT_AT_START = ParentDeathSignal.PARENT_AT_START;
 
+    private volatile RecipeCommand command;
+
+    @Override
+    public void beginPlan(RunPlan plan) throws Exception {
+        command = RecipeCommand.begin(plan);
+    }
+
     @Override
     public void run(RunContext run, Tiers tiers) throws Exception {
-        // The console filter comes first: it starts nothing and takes no lock, and the log file
-        // then has every line of the run, the guards' own included. Failures and skips are
-        // reported outside this process (Surefire's report): masked with it too.
-        try (RedactedConsole console = RedactedConsole.install()) {
-            for (Path logFile : run.settings().paths().logFile().stream().toList()) {
-                console.teeTo(logFile);
+        RecipeCommand plan = command;
+        RecipeCommand own = plan == null ? RecipeCommand.begin(new RunPlan(run.settings().runId(),
+                List.of(run.settings()), (file, type) -> run.attach(file, type))) : null;
+        RecipeCommand current = plan != null ? plan : own;
+        try {
+            current.started(run);
+            Throwable failure = null;
+            MDC.put(MDC_RECIPE, run.recipe());
+            try (RedactedConsole.RunLog log = current.console().claimForRun()) {
+                run.redactWith(current.console()::redact);
+                run.timeline().listen(current.progress().of(run.recipe()));
+                // On the thread that runs the run, before any child process or lock: the parent-death
+                // signal, then this run joins its command's SIGTERM funnel and hard deadline (spec section 2).
+                try (LifetimeGuards guards = LifetimeGuards.install(run.settings().options().deadline(), run.recipe())) {
+                    new RunPhases(run, tiers, new RunPhases.RunMeans(current.console(), log, guards)).run();
+                }
+            } catch (Exception | Error thrown) {
+                Throwable reported = LifetimeGuards.RunStopped.first(thrown);
+                failure = reported;
+                if (reported instanceof Error error) {
+                    throw error;
+                }
+                throw (Exception) reported;
+            } finally {
+                MDC.remove(MDC_RECIPE);
+                current.finished(run, failure);
             }
-            run.redactWith(console::redact);
-            // On the thread that runs the run, before any child process or lock: the parent-death
-            // signal, the SIGTERM funnel and the hard deadline (spec section 2).
-            try (LifetimeGuards guards = LifetimeGuards.install(run.settings().options().deadline())) {
-                new RunPhases(run, tiers, console, guards).run();
+        } finally {
+            if (own != null) {
+                own.end();
             }
+        }
+    }
+
+    @Override
+    public void endPlan(RunPlan plan) throws Exception {
+        RecipeCommand ending = command;
+        command = null;
+        if (ending != null) {
+            ending.end();
         }
     }
 }

@@ -24,6 +24,7 @@ import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.lock.Janitor;
 import net.commoninternet.ccci.extensions.lock.JanitorCandidates;
 import net.commoninternet.ccci.extensions.results.CustomizationManifest;
+import net.commoninternet.ccci.extensions.results.RunReport;
 import net.commoninternet.ccci.extensions.results.RunResults;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.extensions.swarm.AppProbes;
@@ -47,6 +48,7 @@ import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunLifecycle;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.spi.RunTimeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,15 +68,26 @@ final class RunPhases {
     private final RedactedConsole console;
     private final LifetimeGuards guards;
     private final RunSettings settings;
+    private final RunTimeline timeline;
+    private final RedactedConsole.RunLog runLog;
     /** The run's own app, once created: what the teardown's results mask even if the deploy failed. */
     private App app;
+    /** The app domain's lock, held from before the app exists until the run's teardown is over. */
+    private AppDomainLock.Held lock;
 
-    RunPhases(RunContext run, RunLifecycle.Tiers tiers, RedactedConsole console, LifetimeGuards guards) {
+    /** @param means the run's console, its log and its guards */
+    RunPhases(RunContext run, RunLifecycle.Tiers tiers, RunMeans means) {
         this.run = run;
         this.tiers = tiers;
-        this.console = console;
-        this.guards = guards;
+        this.console = means.console();
+        this.runLog = means.runLog();
+        this.guards = means.guards();
         this.settings = run.settings();
+        this.timeline = run.timeline();
+    }
+
+    /** What one run is given by its command: the shared console, the run's own log, the run's guards. */
+    record RunMeans(RedactedConsole console, RedactedConsole.RunLog runLog, LifetimeGuards guards) {
     }
 
     void run() throws Exception {
@@ -83,25 +96,30 @@ final class RunPhases {
             DriverProvider driver = Drivers.of(settings.driver());
             driver.requireAvailable();
             extensions(RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));
-            sweep(docker);
+            timeline.time("janitor", () -> sweep(docker));
             RunWorkspace workspace = workspace();
-            Prepared prepared = prepare(workspace);
-            lock(prepared.checkout().domain());
-            RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state()),
-                    new HttpProbe(docker.client(), settings.options().probeImage()));
-            deployTestAndTearDown(prepared, tools);
+            Prepared prepared = timeline.time("fetch", () -> prepare(workspace));
+            lock = timeline.time("lock", () -> lock(prepared.checkout().domain()));
+            try {
+                RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state()),
+                        new HttpProbe(docker.client(), settings.options().probeImage()));
+                deployTestAndTearDown(prepared, tools);
+            } finally {
+                lock.release(); // after the teardown: nobody live owns the domain now
+            }
             workspace.state().remove();
         }
     }
 
     /** Before anything of this run exists: reap the apps of dead runs, never a live one. */
-    private void sweep(DockerEngine docker) throws IOException {
+    private Void sweep(DockerEngine docker) throws IOException {
         StackTeardown teardown = new StackTeardown(docker.client());
         Path servers = settings.paths().abraDir().resolve("servers");
         Files.createDirectories(settings.paths().appLockDir());
         new Janitor(settings.paths().appLockDir(), settings.options().deadline().multipliedBy(2),
                 domain -> teardown.teardownApp(domain, servers))
                 .sweep(JanitorCandidates.discover(servers, docker));
+        return null;
     }
 
     /**
@@ -113,7 +131,7 @@ final class RunPhases {
         Path runDir = settings.runDir();
         RunAbraDir abraDir = RunAbraDir.create(runDir, settings.paths().abraDir());
         RunState state = RunState.create(runDir, settings.runId(), ProcessHandle.current().pid());
-        console.teeTo(runDir.resolve("run.log"));
+        runLog.teeTo(runDir.resolve("run.log"));
         Map<String, String> environment = new HashMap<>(state.environment());
         environment.put("ABRA_DIR", abraDir.root().toString());
         ChildProcesses children = new ChildProcesses(environment);
@@ -150,9 +168,9 @@ final class RunPhases {
         return new Prepared(keys, workspace, new Checkout(tree, ref, domain, upgrade), setup);
     }
 
-    /** Held before the app exists, until this process dies: a janitor never sees the app unlocked. */
-    private void lock(String domain) throws IOException, InterruptedException {
-        AppDomainLock.acquire(settings.paths().appLockDir(), domain);
+    /** Held before the app exists, until the run's teardown is over: a janitor never sees the app unlocked. */
+    private AppDomainLock.Held lock(String domain) throws IOException, InterruptedException {
+        return AppDomainLock.acquire(settings.paths().appLockDir(), domain);
     }
 
     /** Deploy and tiers, then the teardown in {@code finally}, whatever stopped them. */
@@ -173,18 +191,26 @@ final class RunPhases {
      */
     private Deployment deploy(Prepared prepared, RunTools tools, ColdDeps coldDeps) throws Exception {
         Checkout checkout = prepared.checkout();
-        Dependencies deps = coldDeps.deploy(checkout.ref());
-        app = tools.driver().newApp(run.recipe(), checkout.domain(), checkout.tree().dir(), prepared.workspace().abraDir());
-        console.addSecrets(app.secretValues().values());
-        prepared.setup().beforeInstall(app, prepared.keys());
-        tiers.beforeInstall(new RunHookContext(app, prepared.keys(), Tier.INSTALL, java.util.Optional.empty(), deps.domains()));
-        extensions(RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
-        tools.driver().deploy(app);
-        SwarmConvergence.Report converged = new SwarmConvergence(tools.docker())
-                .await(app.stack(), DeployTimeout.of(prepared.keys(), app, prepared.workspace().children()));
-        Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack());
-        console.addSecrets(mounted.values());
-        app = app.withSecrets(mounted);
+        Dependencies deps = run.keys().deps().isEmpty() ? coldDeps.deploy(checkout.ref())
+                : timeline.time("dependencies", () -> coldDeps.deploy(checkout.ref()));
+        timeline.time("deploy", () -> {
+            app = tools.driver().newApp(run.recipe(), checkout.domain(), checkout.tree().dir(), prepared.workspace().abraDir());
+            console.addSecrets(app.secretValues().values());
+            prepared.setup().beforeInstall(app, prepared.keys());
+            tiers.beforeInstall(new RunHookContext(app, prepared.keys(), Tier.INSTALL, java.util.Optional.empty(),
+                    deps.domains()));
+            extensions(RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
+            tools.driver().deploy(app);
+            return null;
+        });
+        SwarmConvergence.Report converged = timeline.time("convergence", () -> {
+            SwarmConvergence.Report report = new SwarmConvergence(tools.docker())
+                    .await(app.stack(), DeployTimeout.of(prepared.keys(), app, prepared.workspace().children()));
+            Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack());
+            console.addSecrets(mounted.values());
+            app = app.withSecrets(mounted);
+            return report;
+        });
         return new Deployment(prepared, tools, deps, app, converged);
     }
 
@@ -195,8 +221,8 @@ final class RunPhases {
     private void tiers(Deployment deployment) throws Exception {
         CiKeys keys = deployment.keys();
         if (deployment.convergence().converged() && keys.readyProbe().isPresent()) {
-            AppProbes.Outcome ready = deployment.probes()
-                    .await(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds()));
+            AppProbes.Outcome ready = timeline.time("ready-probe", () -> deployment.probes()
+                    .await(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
             LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
         }
         tiers.run(deployment);
@@ -213,13 +239,15 @@ final class RunPhases {
      * Teardown must finish even when the run was stopped (SIGTERM, deadline): from here on,
      * signals are logged and ignored and no interrupt of the guards is pending. The app goes, then
      * its dependencies (a failed removal of the app must not keep them), then the results and the
-     * Teardown extensions, even if a removal failed. The lock is not released: the process's exit
-     * does that.
+     * Teardown extensions, even if a removal failed. Last the dependencies' locks go (the app's
+     * right after, in {@link #run}): nobody live owns the domains now, and a janitor reaps whatever
+     * a failed removal left.
      */
     private void teardown(Prepared prepared, RunTools tools, ColdDeps deps) {
         guards.beginTeardown();
         String domain = prepared.checkout().domain();
         boolean clean = false;
+        RunTimeline.Span span = timeline.start("teardown");
         try {
             List<String> left = new ArrayList<>();
             try {
@@ -232,10 +260,15 @@ final class RunPhases {
             clean = left.isEmpty();
             LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
         } finally {
-            writeResults(prepared, deps, clean);
-            List<RunExtension.Teardown> last = new ArrayList<>(extensions(RunExtension.Teardown.class));
-            java.util.Collections.reverse(last);
-            last.forEach(e -> call(() -> e.teardown(run)));
+            span.end(clean ? RunTimeline.Outcome.DONE : RunTimeline.Outcome.FAILED);
+            try {
+                writeResults(prepared, deps, clean);
+                List<RunExtension.Teardown> last = new ArrayList<>(extensions(RunExtension.Teardown.class));
+                java.util.Collections.reverse(last);
+                last.forEach(e -> call(() -> e.teardown(run)));
+            } finally {
+                deps.releaseLocks();
+            }
         }
     }
 
@@ -251,11 +284,13 @@ final class RunPhases {
                         checkout.domain()),
                 settings.subject().pr(), settings.runId(), run.tiers(),
                 new RunResults.Evidence(clean, secrets, CustomizationManifest.of(prepared.keys(), run.customization(),
-                        prepared.setup().used(), settings.recipeCodeApproved(), secrets)));
+                        prepared.setup().used(), settings.recipeCodeApproved(), secrets), timeline));
         try {
             Path file = RunResults.write(settings.runDir(), summary, run.record());
             LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), file));
             run.attach(file, "application/json");
+            run.attach(file.resolveSibling(RunReport.HTML), "text/html");
+            run.attach(file.resolveSibling(RunReport.BADGE), "image/svg+xml");
         } catch (Exception e) {
             LOG.warn("could not write or attach the run's results (the verdict stands): {}", e.toString());
         }

@@ -9,21 +9,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apiguardian.api.API;
 
 /**
- * The run's console, filtered: while installed, everything written to {@code System.out} and
- * {@code System.err} (the run's log lines, child output it logs, Surefire's captured output)
+ * The command's console, filtered: while installed, everything written to {@code System.out} and
+ * {@code System.err} (the runs' log lines, child output they log, Surefire's captured output)
  * passes here line by line, has every registered secret value replaced by {@code ********}, and
- * goes on to the original stream and to the log files it tees into (the run's {@code run.log},
- * and {@code -Dccci.log-file}, which still gets a cancelled run's teardown after Maven is gone). A
+ * goes on to the original stream and to the log files it tees into ({@code -Dccci.log-file}, which
+ * still gets a cancelled run's teardown after Maven is gone, and each run's {@code run.log}). A
  * secret value therefore never reaches the CI log or an artifact, even when a child process
- * prints it. Secrets are replaced longest first, so one that contains another is masked whole.
+ * prints it. Secrets are replaced longest first, so one that contains another is masked whole;
+ * every secret registered by any run of the command is masked in every line.
  *
- * <p>Lines are held until their newline (or 64 KiB), so a secret split across two writes is still
- * caught. Logback's console appender writes through {@code System.out} at each event, so it is
- * filtered too.
+ * <p>Lines are held until their newline (or 64 KiB), each thread's apart, so a secret split across
+ * two writes is still caught and two runs printing at once never mix within a line. A run's
+ * {@code run.log} ({@link #claimForRun}) gets the lines of the thread that runs it, and the lines of
+ * threads that belong to no run (a signal handler's, JUnit's, a library's); one run alone thus gets
+ * every line, as before several could run at once. Logback's console appender writes through
+ * {@code System.out} at each event, so it is filtered too.
  */
 @API(status = API.Status.INTERNAL)
 public final class RedactedConsole implements AutoCloseable {
@@ -34,7 +41,10 @@ public final class RedactedConsole implements AutoCloseable {
 
     private final PrintStream originalOut;
     private final PrintStream originalErr;
+    /** Files that get every line. */
     private final java.util.List<OutputStream> logFiles = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Each live run's run.log, by the thread that runs it. */
+    private final Map<Thread, RunLog> runLogs = new ConcurrentHashMap<>();
     private volatile java.util.List<String> secrets = java.util.List.of();
     private final LineFilter out;
     private final LineFilter err;
@@ -61,12 +71,85 @@ public final class RedactedConsole implements AutoCloseable {
         return console;
     }
 
-    /** From now on the filtered console also goes to {@code log} (appended). */
+    /** From now on the filtered console, every line of it, also goes to {@code log} (appended). */
     public void teeTo(Path log) throws IOException {
+        logFiles.add(open(log));
+    }
+
+    /**
+     * The calling thread runs a run: from now on its lines, and those of threads of no run, are the
+     * run's log, held in memory (up to 1 MiB) until {@link RunLog#teeTo} names its file, then
+     * written there (appended), until the handle is closed at the run's end.
+     */
+    public RunLog claimForRun() {
+        RunLog log = new RunLog(Thread.currentThread());
+        runLogs.put(log.thread, log);
+        return log;
+    }
+
+    /** One run's log: the lines of the thread that runs it (see {@link #claimForRun}). */
+    public final class RunLog extends OutputStream implements AutoCloseable {
+        private static final int MAX_PENDING = 1 << 20;
+        private final Thread thread;
+        private ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        private OutputStream file;
+
+        private RunLog(Thread thread) {
+            this.thread = thread;
+        }
+
+        /** The run's folder exists: its log goes to {@code log} from now on, the lines so far first. */
+        public synchronized void teeTo(Path log) throws IOException {
+            if (file != null) {
+                return;
+            }
+            file = RedactedConsole.open(log);
+            file.write(pending.toByteArray());
+            file.flush();
+            pending = null;
+        }
+
+        @Override
+        public synchronized void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
+            if (file != null) {
+                file.write(bytes, offset, length);
+            } else if (pending != null && pending.size() + length <= MAX_PENDING) {
+                pending.write(bytes, offset, length);
+            }
+        }
+
+        @Override
+        public synchronized void flush() throws IOException {
+            if (file != null) {
+                file.flush();
+            }
+        }
+
+        /** The run is over: its pending lines are written, its file closed. */
+        @Override
+        public void close() throws IOException {
+            out.flushPending(thread);
+            err.flushPending(thread);
+            runLogs.remove(thread, this);
+            synchronized (this) {
+                if (file != null) {
+                    file.close();
+                }
+                pending = null;
+            }
+        }
+    }
+
+    private static OutputStream open(Path log) throws IOException {
         if (log.getParent() != null) {
             Files.createDirectories(log.getParent());
         }
-        logFiles.add(Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
+        return Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     /** From now on these values are masked (call as soon as they exist, before anything can print them). */
@@ -74,6 +157,11 @@ public final class RedactedConsole implements AutoCloseable {
         Set<String> all = new java.util.HashSet<>(secrets);
         values.stream().filter(v -> v != null && v.length() >= MIN_SECRET).forEach(all::add);
         secrets = all.stream().sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
+    }
+
+    /** Every secret value registered so far (for a leak scan of what the command wrote). */
+    public java.util.List<String> secretValues() {
+        return secrets;
     }
 
     private int longestSecret() {
@@ -106,8 +194,8 @@ public final class RedactedConsole implements AutoCloseable {
     /** Flushes what is pending and puts the original streams back. */
     @Override
     public void close() throws IOException {
-        out.flushPending();
-        err.flushPending();
+        out.flushAllPending();
+        err.flushAllPending();
         if (System.out != originalOut) {
             System.setOut(originalOut);
         }
@@ -119,11 +207,15 @@ public final class RedactedConsole implements AutoCloseable {
                 log.close();
             }
         }
+        for (RunLog log : new java.util.ArrayList<>(runLogs.values())) {
+            log.close();
+        }
     }
 
     private final class LineFilter extends OutputStream {
         private final PrintStream target;
-        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+        /** Each writing thread's line so far; a thread's entry goes once its line is out. */
+        private final Map<Thread, ByteArrayOutputStream> lines = new HashMap<>();
 
         LineFilter(PrintStream target) {
             this.target = target;
@@ -131,18 +223,23 @@ public final class RedactedConsole implements AutoCloseable {
 
         @Override
         public synchronized void write(int b) {
-            line.write(b);
-            if (b == '\n') {
-                emit();
-            } else if (line.size() >= MAX_LINE) {
-                emitLongLinePrefix();
-            }
+            write(new byte[] {(byte) b}, 0, 1);
         }
 
         @Override
         public synchronized void write(byte[] bytes, int offset, int length) {
+            Thread thread = Thread.currentThread();
+            ByteArrayOutputStream line = lines.computeIfAbsent(thread, t -> new ByteArrayOutputStream());
             for (int i = offset; i < offset + length; i++) {
-                write(bytes[i]);
+                line.write(bytes[i]);
+                if (bytes[i] == '\n') {
+                    emit(thread, line);
+                } else if (line.size() >= MAX_LINE) {
+                    emitLongLinePrefix(thread, line);
+                }
+            }
+            if (line.size() == 0) {
+                lines.remove(thread); // nothing pending: no entry kept for a thread that may be gone
             }
         }
 
@@ -151,9 +248,16 @@ public final class RedactedConsole implements AutoCloseable {
         public void flush() {
         }
 
-        synchronized void flushPending() {
-            if (line.size() > 0) {
-                emit();
+        synchronized void flushPending(Thread thread) {
+            ByteArrayOutputStream line = lines.remove(thread);
+            if (line != null && line.size() > 0) {
+                emit(thread, line);
+            }
+        }
+
+        synchronized void flushAllPending() {
+            for (Thread thread : new java.util.ArrayList<>(lines.keySet())) {
+                flushPending(thread);
             }
         }
 
@@ -163,7 +267,7 @@ public final class RedactedConsole implements AutoCloseable {
          * what follows: a secret that straddles the cut is in that tail, never split across two
          * outputs. A UTF-8 sequence the buffer ends inside also stays.
          */
-        private void emitLongLinePrefix() {
+        private void emitLongLinePrefix(Thread thread, ByteArrayOutputStream line) {
             byte[] bytes = line.toByteArray();
             int end = completeUtf8(bytes);
             String masked = redact(new String(bytes, 0, end, StandardCharsets.UTF_8));
@@ -172,33 +276,41 @@ public final class RedactedConsole implements AutoCloseable {
             line.reset();
             line.writeBytes(masked.substring(masked.length() - keep).getBytes(StandardCharsets.UTF_8));
             line.write(bytes, end, bytes.length - end);
-            send(out.getBytes(StandardCharsets.UTF_8));
+            send(thread, out.getBytes(StandardCharsets.UTF_8));
         }
 
-        private void emit() {
+        private void emit(Thread thread, ByteArrayOutputStream line) {
             byte[] clean = redact(line.toString(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
             line.reset();
-            send(clean);
+            send(thread, clean);
         }
 
-        private void send(byte[] clean) {
+        private void send(Thread thread, byte[] clean) {
             // The files first: after Maven is gone (a cancelled run's teardown) the console may
             // fail, and the files are where those lines are read.
-            for (OutputStream log : logFiles) {
-                synchronized (log) {
-                    try {
-                        log.write(clean);
-                        log.flush();
-                    } catch (IOException closed) {
-                        // the logs are closed at the very end; the console still gets the line
-                    }
-                }
+            logFiles.forEach(log -> write(log, clean));
+            OutputStream own = runLogs.get(thread);
+            if (own != null) {
+                write(own, clean);
+            } else {
+                runLogs.values().forEach(log -> write(log, clean));
             }
             try {
                 target.write(clean, 0, clean.length);
                 target.flush();
             } catch (RuntimeException consoleGone) {
                 // nobody reads the console any more; the files have the line
+            }
+        }
+
+        private void write(OutputStream log, byte[] clean) {
+            synchronized (log) {
+                try {
+                    log.write(clean);
+                    log.flush();
+                } catch (IOException closed) {
+                    // a run's log is closed at its end, the others at the very end; the console still gets the line
+                }
             }
         }
     }

@@ -27,6 +27,22 @@ public final class SecretMasking {
         return SECRET_NAME.matcher(name).matches();
     }
 
+    /**
+     * A copy of {@code value} with the secret values and URL credentials in its text masked, entry
+     * by entry, whatever the names (for what a report shows: its names are ccci's own, not secrets).
+     */
+    public static Object maskValues(Object value, Collection<String> secrets) {
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            map.forEach((k, v) -> out.put(String.valueOf(k), maskValues(v, secrets)));
+            return out;
+        }
+        if (value instanceof List<?> list) {
+            return new java.util.ArrayList<>(list.stream().map(v -> maskValues(v, secrets)).toList());
+        }
+        return value instanceof String ? mask(null, value, secrets) : value;
+    }
+
     /** {@code value} with secrets masked; maps and lists are masked entry by entry. */
     public static Object mask(String name, Object value, Collection<String> secrets) {
         if (value == null) {

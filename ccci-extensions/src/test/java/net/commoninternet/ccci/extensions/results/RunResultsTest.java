@@ -181,4 +181,34 @@ class RunResultsTest {
         assertThat(Files.readString(file)).doesNotContain("hunter2-smtp", generated);
         assertThat(new ObjectMapper().readTree(file.toFile()).get("flags").get("no_secret_leak").asBoolean()).isTrue();
     }
+
+    /**
+     * Beside results.json: report.html and badge.svg, from the same results, every generated
+     * secret value masked (also one that reached a check's reason), with the timings.
+     */
+    @Test
+    void theReportAndTheBadgeSitBesideTheResultsWithTheReasonsAndTimingsAndNoSecret() throws Exception {
+        String secret = "s3cret-value-xyz";
+        RunRecord record = new RunRecord();
+        record.add(pass(Tier.INSTALL));
+        record.add(Row.failed(Tier.UPGRADE, "moved-to-head", "the version label is still 1.0.0 (db password " + secret + ")"));
+        net.commoninternet.ccci.spi.RunTimeline timeline = new net.commoninternet.ccci.spi.RunTimeline();
+        timeline.time("janitor", () -> null);
+        timeline.start("upgrade").end(net.commoninternet.ccci.spi.RunTimeline.Outcome.FAILED);
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", "1.1.0+1", "abc", "demo-abcdef.ci.commoninternet.net"),
+                0, "1", EnumSet.of(Tier.INSTALL, Tier.UPGRADE), new RunResults.Evidence(true, List.of(secret), Map.of(), timeline));
+
+        Path file = RunResults.write(runDir, run, record);
+
+        String report = Files.readString(runDir.resolve(RunReport.HTML));
+        assertThat(report).contains("level 1", "failed", "upgrade &gt; moved-to-head",
+                "the version label is still 1.0.0 (db password " + SecretMasking.MASK + ")", "janitor", "upgrade",
+                "href=\"run.log\"").doesNotContain(secret, "<script", "src=", "href=\"http", "url(http", "@import");
+        assertThat(runDir.resolve(RunReport.BADGE)).content().contains("<svg", "level 1", "#fe7d37");
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertThat(json.get("timings").get("phases")).extracting(p -> p.get("phase").asText()).containsExactly("janitor", "upgrade");
+        assertThat(json.get("timings").get("phases").get(1).get("outcome").asText()).isEqualTo("failed");
+        assertThat(json.get("flags").get("no_secret_leak").asBoolean()).as("the engine's message held it: results.json too")
+                .isFalse();
+    }
 }

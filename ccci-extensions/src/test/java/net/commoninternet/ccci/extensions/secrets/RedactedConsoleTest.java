@@ -182,4 +182,58 @@ class RedactedConsoleTest {
             assertThat(text).contains("install_steps.sh: connecting with " + MASKED).doesNotContain(SECRET);
         }
     }
+
+    /**
+     * Two runs at once, each on its thread with its own run.log: each log gets its run's lines and
+     * those of threads of no run, never the other run's, from the run's first line on even before its folder exists; a half-written line of one run is not
+     * completed by the other's; a secret one run registered is masked in the other's lines too.
+     */
+    @Test
+    void twoRunsAtOnceEachGetTheirOwnLinesInTheirRunLogAndEverySecretIsMaskedEverywhere() throws Exception {
+        Path logA = dir.resolve("a/run.log");
+        Path logB = dir.resolve("b/run.log");
+        java.util.concurrent.CyclicBarrier halfWritten = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.CountDownLatch linesDone = new java.util.concurrent.CountDownLatch(2);
+        java.util.concurrent.CountDownLatch shared = new java.util.concurrent.CountDownLatch(1);
+        try (RedactedConsole console = RedactedConsole.install()) {
+            java.util.concurrent.ExecutorService runs = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                java.util.concurrent.Future<?> a = runs.submit(() -> {
+                    try (RedactedConsole.RunLog log = console.claimForRun()) {
+                        log.teeTo(logA);
+                        console.addSecrets(List.of(SECRET));
+                        System.out.print("run a: half ");
+                        halfWritten.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        halfWritten.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        System.out.println("and the rest");
+                        linesDone.countDown();
+                        shared.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                    return null;
+                });
+                java.util.concurrent.Future<?> b = runs.submit(() -> {
+                    try (RedactedConsole.RunLog log = console.claimForRun()) {
+                        halfWritten.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        System.out.println("run b: sees " + SECRET);
+                        log.teeTo(logB); // the lines before the run's folder existed are kept
+                        halfWritten.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        linesDone.countDown();
+                        shared.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                    return null;
+                });
+                linesDone.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                System.out.println("of no run: for both");
+                shared.countDown();
+                a.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                b.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                runs.shutdownNow();
+            }
+        }
+
+        assertThat(logA).content(UTF_8).isEqualTo("run a: half and the rest\nof no run: for both\n");
+        assertThat(logB).content(UTF_8).isEqualTo("run b: sees " + MASKED + "\nof no run: for both\n");
+        assertThat(console()).contains("run a: half and the rest\n", "run b: sees " + MASKED + "\n").doesNotContain(SECRET);
+    }
 }

@@ -205,4 +205,27 @@ class AppDomainLockTest {
         }
         throw new AssertionError("process " + pid + " holds no descriptor on " + lockfile());
     }
+
+    /**
+     * A JVM may run several recipes one after another: a run releases its domain's lock once its
+     * teardown is over, so the domain is free (to util-linux too, outside the JVM) while the
+     * process lives on, and a later run of this JVM takes it again; released twice is released.
+     * Until then another descriptor of the same process, the janitor's probe, sees it held.
+     */
+    @Test
+    void aRunReleasesItsLockAtItsEndWhileTheProcessLivesOnAndTheDomainCanBeTakenAgain() throws Exception {
+        AppDomainLock.Held held = AppDomainLock.acquire(locks, DOMAIN);
+        assertThat(heldByAnother()).as("a probe from this very process sees it held").isTrue();
+        assertThat(utilLinuxProbe()).isEqualTo(1);
+
+        held.release();
+
+        assertThat(heldByAnother()).isFalse();
+        assertThat(utilLinuxProbe()).isZero();
+        held.release();
+        AppDomainLock.Held again = AppDomainLock.acquire(locks, DOMAIN);
+        assertThat(utilLinuxProbe()).isEqualTo(1);
+        again.release();
+        assertThat(utilLinuxProbe()).isZero();
+    }
 }

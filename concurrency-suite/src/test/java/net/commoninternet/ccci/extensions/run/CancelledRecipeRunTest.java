@@ -6,9 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
@@ -65,14 +63,8 @@ class CancelledRecipeRunTest {
     void sigtermToTheMavenProcessGroupMidDeployTearsDownReleasesTheLockAndFails() throws Exception {
         Path runLog = sandbox.resolve("run.log");
         Path childrenLog = sandbox.resolve("children.log");
-        Map<String, String> env = new HashMap<>(ChildShims.install(sandbox.resolve("bin"), childrenLog));
-        env.put(ChildShims.GATE, sandbox.resolve("never-opened").toString());
-        env.put("CCCI_RUNS_DIR", sandbox.resolve("runs").toString());
-        env.put("ABRA_DIR", sandbox.resolve("abra").toString());
-        Helper tree = helpers.start(Helper.java(Orphanage.class, "setsid", "mvn", "-B", "-q",
-                "-f", MavenRun.ROOT.resolve("pom.xml").toString(), "test", "-pl", "recipe-suites", "-am",
-                "-Drecipe=custom-html", "-Dccci.pr=3005", "-Dccci.run-id=cancelled-" + ProcessHandle.current().pid(),
-                "-Dccci.log-file=" + runLog), env);
+        Helper tree = MavenRun.startHeldInDeploy(helpers, sandbox, runLog, "-Drecipe=custom-html", "-Dccci.pr=3005",
+                "-Dccci.run-id=cancelled-" + ProcessHandle.current().pid());
         long maven = Long.parseLong(tree.awaitLine("orphanage: started ").split(" ")[2]);
 
         MavenRun.Started run = MavenRun.Started.parse(MavenRun.awaitLine(runLog, "== ccci run ", RUN, tree::isAlive));

@@ -1,0 +1,176 @@
+package net.commoninternet.ccci.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.spi.RunTimeline;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.DiscoveryIssue;
+import org.junit.platform.engine.support.hierarchical.ExclusiveResource;
+import org.junit.platform.engine.support.hierarchical.Node;
+import org.junit.platform.testkit.engine.EngineDiscoveryResults;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+/** Several recipes in one command: sibling runs of one plan, in parallel through JUnit's own executor. */
+class PlanOfSeveralRecipesTest {
+
+    @TempDir
+    Path recipes;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        for (String recipe : List.of("demo", "meet-a", "meet-b", "plain")) {
+            Files.createDirectories(recipes.resolve(recipe));
+        }
+        RecordingLifecycle.EVENTS.clear();
+        RecordingLifecycle.PLAN.clear();
+        RecordingLifecycle.THREADS.clear();
+        RecordingLifecycle.meeting = new CyclicBarrier(2);
+    }
+
+    private EngineTestKit.Builder kit(String recipe, String... keyValues) {
+        EngineTestKit.Builder kit = EngineTestKit.engine(CcciTestEngine.ID).selectors(selectClass(Anchor.class))
+                .configurationParameter(Constants.RECIPES, recipes.toString())
+                .configurationParameter(Constants.RECIPE, recipe)
+                .configurationParameter(Constants.RUN_ID, "1234")
+                .configurationParameter(Constants.STAGES, "install");
+        for (int i = 0; i < keyValues.length; i += 2) {
+            kit.configurationParameter(keyValues[i], keyValues[i + 1]);
+        }
+        return kit;
+    }
+
+    private static List<RecipeRunDescriptor> runs(EngineDiscoveryResults results) {
+        return ((CcciEngineDescriptor) results.getEngineDescriptor()).runs();
+    }
+
+    @Test
+    void aCommaListGivesSiblingRunsEachWithTheRunIdOfTheCommandAndItsRecipe() {
+        EngineDiscoveryResults results = kit("plain, demo,plain").discover();
+
+        assertThat(results.getDiscoveryIssues()).isEmpty();
+        assertThat(runs(results)).extracting(r -> r.settings().recipe()).containsExactly("plain", "demo");
+        assertThat(runs(results)).extracting(r -> r.settings().runId()).containsExactly("1234-plain", "1234-demo");
+        assertThat(runs(results)).extracting(r -> r.settings().runDir().getFileName().toString())
+                .containsExactly("1234-plain", "1234-demo");
+    }
+
+    @Test
+    void aSingleRecipeKeepsTheCommandsRunId() {
+        assertThat(runs(kit("demo").discover())).extracting(r -> r.settings().runId()).containsExactly("1234");
+    }
+
+    @Test
+    void allSelectsEveryRecipeFolder() {
+        assertThat(runs(kit("all").discover())).extracting(r -> r.settings().recipe())
+                .containsExactly("demo", "meet-a", "meet-b", "plain");
+    }
+
+    @Test
+    void anUnknownRecipeInTheListIsOneErrorNamingIt() {
+        EngineDiscoveryResults results = kit("demo,plian").discover();
+
+        assertThat(results.getDiscoveryIssues()).extracting(DiscoveryIssue::message).singleElement().asString()
+                .contains("recipe 'plian' not found", "Did you mean 'plain'?");
+    }
+
+    @Test
+    void allTogetherWithNamesIsAnErrorNamingTheFix() {
+        assertThat(kit("all,demo").discover().getDiscoveryIssues()).extracting(DiscoveryIssue::message)
+                .singleElement().asString().contains("pass -Drecipe=all alone");
+    }
+
+    @Test
+    void aParallelismThatIsNotAPositiveNumberIsAnError() {
+        assertThat(kit("demo,plain", Constants.PARALLEL_PARALLELISM, "two").discover().getDiscoveryIssues())
+                .extracting(DiscoveryIssue::message).singleElement().asString()
+                .contains("ccci.parallel.parallelism='two'", "positive whole number");
+    }
+
+    @Test
+    void eachRunHoldsAnExclusiveResourceOnItsAppDomainAndItsTiersAndChecksStayOnItsThread() {
+        List<RecipeRunDescriptor> runs = runs(kit("demo,plain").discover());
+
+        assertThat(runs).extracting(r -> r.getExclusiveResources()).containsExactly(
+                Set.of(new ExclusiveResource(RecipeRunDescriptor.APP_DOMAIN_RESOURCE + "demo|0|HEAD",
+                        ExclusiveResource.LockMode.READ_WRITE)),
+                Set.of(new ExclusiveResource(RecipeRunDescriptor.APP_DOMAIN_RESOURCE + "plain|0|HEAD",
+                        ExclusiveResource.LockMode.READ_WRITE)));
+        assertThat(runs).extracting(Node::getExecutionMode).containsOnly(Node.ExecutionMode.CONCURRENT);
+        assertThat(runs.get(0).getDescendants()).isNotEmpty().extracting(d -> ((Node<?>) d).getExecutionMode())
+                .containsOnly(Node.ExecutionMode.SAME_THREAD);
+    }
+
+    @Test
+    void runsOfSeveralRecipesGoOnAtOnceAndTheLifecycleHearsOfThePlanOnceAroundThem() {
+        // Each meet-* run waits at a barrier for the other: both pass only if they run at the same time.
+        EngineExecutionResults results = kit("meet-a,meet-b").execute();
+
+        results.containerEvents().assertStatistics(stats -> stats.failed(0));
+        results.testEvents().assertStatistics(stats -> stats.succeeded(2).failed(2));
+        assertThat(RecordingLifecycle.PLAN).containsExactly("begin 1234 [1234-meet-a, 1234-meet-b] several", "end 1234");
+        List<String> threads = RecordingLifecycle.THREADS;
+        assertThat(threads).hasSize(4);
+        for (String recipe : List.of("meet-a", "meet-b")) {
+            String runThread = thread(threads, recipe + " run on ");
+            assertThat(thread(threads, recipe + " install on ")).as("the tier runs on its run's thread").isEqualTo(runThread);
+        }
+        assertThat(thread(threads, "meet-a run on ")).isNotEqualTo(thread(threads, "meet-b run on "));
+    }
+
+    @Test
+    void withParallelExecutionOffTheRunsGoOneAfterTheOther() {
+        kit("demo,plain", Constants.PARALLEL_ENABLED, "false").execute();
+
+        assertThat(RecordingLifecycle.EVENTS).filteredOn(e -> e.startsWith("setup") || e.startsWith("teardown"))
+                .containsExactly("setup demo [INSTALL]", "teardown demo", "setup plain [INSTALL]", "teardown plain");
+    }
+
+    @Test
+    void aFailingRunDoesNotStopTheOthers() {
+        // the install tier's check "fails" fails in every run; each run still goes to its end
+        EngineExecutionResults results = kit("demo,plain,meet-a,meet-b").execute();
+
+        results.testEvents().assertStatistics(stats -> stats.failed(4).succeeded(4));
+        assertThat(RecordingLifecycle.EVENTS).filteredOn(e -> e.startsWith("teardown")).containsExactlyInAnyOrder(
+                "teardown demo", "teardown plain", "teardown meet-a", "teardown meet-b");
+    }
+
+    @Test
+    void aTierIsAPhaseOfItsRunsTimeline() {
+        kit("demo").execute();
+
+        assertThat(RecordingLifecycle.lastTimeline).singleElement().satisfies(phase -> {
+            assertThat(phase.name()).isEqualTo(Tier.INSTALL.id());
+            assertThat(phase.outcome()).as("a check of it failed").isEqualTo(RunTimeline.Outcome.FAILED);
+            assertThat(phase.duration()).isPositive();
+        });
+    }
+
+    @Test
+    void aUniqueIdOfEachOfTwoRecipesIsAPlanOfSeveralToo() {
+        EngineDiscoveryResults results = EngineTestKit.engine(CcciTestEngine.ID)
+                .selectors(selectUniqueId("[engine:ccci]/[recipe:demo]"), selectUniqueId("[engine:ccci]/[recipe:plain]"))
+                .configurationParameter(Constants.RECIPES, recipes.toString())
+                .configurationParameter(Constants.RUN_ID, "77").discover();
+
+        assertThat(runs(results)).extracting(r -> r.settings().runId()).containsExactly("77-demo", "77-plain");
+    }
+
+    private static String thread(List<String> threads, String prefix) {
+        return threads.stream().filter(t -> t.startsWith(prefix)).map(t -> t.substring(prefix.length())).findFirst()
+                .orElseThrow(() -> new AssertionError("no '" + prefix + "' in " + threads));
+    }
+
+}

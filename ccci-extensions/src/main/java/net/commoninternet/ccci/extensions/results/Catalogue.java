@@ -1,0 +1,158 @@
+package net.commoninternet.ccci.extensions.results;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import net.commoninternet.ccci.extensions.secrets.SecretMasking;
+import net.commoninternet.ccci.spi.RunPlan;
+import net.commoninternet.ccci.spi.RunSettings;
+import org.apiguardian.api.API;
+
+/**
+ * The catalogue of a command of several recipes, in the command's folder
+ * ({@code <runs dir>/<run id>/}): {@code catalogue.json} and {@code catalogue.html}, one row per
+ * recipe with its version, level, rungs, duration, outcome and a link to its report, read from
+ * each run's results.json. A run that wrote none (it failed before its teardown, or never started)
+ * is listed with why. Every secret value any run of the command registered is masked, and scanned
+ * for ({@code no_secret_leak}).
+ */
+@API(status = API.Status.INTERNAL)
+public final class Catalogue {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final List<String> RUNGS = List.of("install", "upgrade", "backup_restore", "functional", "lint");
+
+    /**
+     * One run of the command as its end left it.
+     *
+     * @param failure why the run failed or did not start (masked), or null
+     */
+    public record Entry(RunSettings settings, boolean red, String failure) {
+        public static Entry of(RunSettings settings, boolean red, String failure) {
+            return new Entry(settings, red, failure);
+        }
+    }
+
+    /** Where the catalogue went. */
+    public record Written(Path json, Path html) {
+    }
+
+    private Catalogue() {
+    }
+
+    /** Writes the catalogue of {@code plan} from its runs' entries (a run of the plan without one: not run). */
+    public static Written write(RunPlan plan, List<Entry> entries, Collection<String> secrets) throws IOException {
+        Map<String, Entry> byRunId = entries.stream().collect(Collectors.toMap(e -> e.settings().runId(), e -> e, (a, b) -> a));
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (RunSettings run : plan.runs()) {
+            rows.add(row(plan.dir(), run, byRunId.get(run.runId())));
+        }
+        Map<String, Object> catalogue = new LinkedHashMap<>();
+        catalogue.put("run_id", plan.runId());
+        catalogue.put("recipes", rows);
+        catalogue.put("red", rows.stream().filter(r -> Boolean.TRUE.equals(r.get("red"))).map(r -> r.get("recipe")).toList());
+        Map<String, Object> flags = new LinkedHashMap<>();
+        flags.put("no_secret_leak", true);
+        catalogue.put("flags", flags);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> masked = (Map<String, Object>) SecretMasking.maskValues(catalogue, secrets);
+        Path dir = Files.createDirectories(plan.dir());
+        Path json = dir.resolve("catalogue.json");
+        Path html = dir.resolve("catalogue.html");
+        for (int pass = 0; pass < 2; pass++) {
+            Templates.write(json, JSON.writeValueAsString(masked));
+            Templates.write(html, Templates.render("catalogue.html.mustache", model(masked)));
+            ((Map<String, Object>) masked.get("flags")).put("no_secret_leak", !leaks(List.of(json, html), secrets));
+        }
+        return new Written(json, html);
+    }
+
+    private static Map<String, Object> row(Path commandDir, RunSettings run, Entry entry) throws IOException {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("recipe", run.recipe());
+        row.put("run_id", run.runId());
+        Path results = run.runDir().resolve("results.json");
+        JsonNode json = Files.isRegularFile(results) ? JSON.readTree(results.toFile()) : null;
+        String status = entry == null ? "not run" : entry.red() ? "failed" : "passed";
+        row.put("status", status);
+        row.put("red", entry != null && entry.red());
+        row.put("reason", entry == null ? "the command ended before this run started"
+                : entry.failure() != null ? entry.failure() : json == null ? null : brokeAt(json));
+        row.put("version", json == null || json.get("version").isNull() ? null : json.get("version").asText());
+        row.put("level", json == null ? null : json.get("level").asInt());
+        Map<String, Object> rungs = new LinkedHashMap<>();
+        for (String rung : RUNGS) {
+            rungs.put(rung, json == null ? null : json.get("rungs").get(rung).asText());
+        }
+        row.put("rungs", rungs);
+        row.put("duration_ms", json == null ? null : json.get("timings").get("total_ms").asLong());
+        row.put("report", json == null ? null : commandDir.relativize(run.runDir().resolve(RunReport.HTML)).toString());
+        row.put("results", json == null ? null : commandDir.relativize(results).toString());
+        return row;
+    }
+
+    /** Where a run that wrote its results broke: its first failed check, {@code broke at <tier> > <check>}. */
+    private static String brokeAt(JsonNode results) {
+        for (JsonNode test : results.get("tests")) {
+            if (test.get("status").asText().equals("failed")) {
+                return "broke at " + test.get("tier").asText() + (test.get("check").isNull() ? "" : " > " + test.get("check").asText());
+            }
+        }
+        return null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> model(Map<String, Object> catalogue) {
+        List<Map<String, Object>> recipes = new ArrayList<>();
+        for (Map<String, Object> row : (List<Map<String, Object>>) catalogue.get("recipes")) {
+            Map<String, Object> shown = new HashMap<>(row);
+            Object level = row.get("level");
+            shown.put("hasLevel", level != null);
+            shown.put("color", level == null ? "#777" : Templates.levelColor(((Number) level).intValue()));
+            shown.put("version", row.get("version") == null ? "" : row.get("version"));
+            shown.put("status", ((String) row.get("status")).replace(' ', '-'));
+            Map<String, Object> rungs = (Map<String, Object>) row.get("rungs");
+            shown.put("rungs", RUNGS.stream().map(r -> Map.of("verdict", rungs.get(r) == null ? "—" : rungs.get(r))).toList());
+            Object millis = row.get("duration_ms");
+            shown.put("duration", millis == null ? "" : Templates.duration(((Number) millis).longValue()));
+            shown.put("hasReason", row.get("reason") != null);
+            shown.put("hasReport", row.get("report") != null);
+            recipes.add(shown);
+        }
+        long red = recipes.stream().filter(r -> Boolean.TRUE.equals(r.get("red"))).count();
+        long notRun = recipes.stream().filter(r -> "not-run".equals(r.get("status"))).count();
+        Map<String, Object> model = new HashMap<>();
+        model.put("runId", catalogue.get("run_id"));
+        model.put("recipes", recipes);
+        model.put("done", recipes.size());
+        model.put("redCount", red);
+        model.put("notRunCount", notRun);
+        model.put("greenCount", recipes.size() - red - notRun);
+        model.put("hasRed", red > 0);
+        model.put("hasNotRun", notRun > 0);
+        return model;
+    }
+
+    private static boolean leaks(List<Path> files, Collection<String> secrets) throws IOException {
+        Set<String> values = secrets.stream().filter(s -> s != null && s.length() >= net.commoninternet.ccci.extensions.secrets.RedactedConsole.MIN_SECRET).collect(Collectors.toSet());
+        for (Path file : files) {
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            if (values.stream().anyMatch(text::contains)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
