@@ -122,6 +122,14 @@ public final class LifetimeGuards implements AutoCloseable {
     }
 
     /**
+     * Whether something (SIGTERM, the deadline, a JVM shutdown) has asked the run to stop. The
+     * janitor asks before each orphan it would take: a stopping run starts no new reap.
+     */
+    public synchronized boolean stopRequested() {
+        return cause != null;
+    }
+
+    /**
      * Called first in the run's {@code finally}: from here on, signals are logged and ignored.
      * Clears the interrupt a stop sent: the stop interrupts only under this lock and only while
      * RUNNING, so no interrupt of ours can reach the teardown.

@@ -9,7 +9,6 @@ import java.util.Optional;
 import net.commoninternet.ccci.extensions.deployment.Dependencies;
 import net.commoninternet.ccci.extensions.deployment.Dependencies.Dependency;
 import net.commoninternet.ccci.extensions.deployment.RunTools;
-import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
@@ -73,7 +72,7 @@ public final class ColdDeps {
      * recipe at {@code ref}; whatever was created is removed by {@link #remove()} even when this
      * throws.
      */
-    Dependencies deploy(String ref) throws IOException, InterruptedException {
+    Dependencies deploy(String ref) throws Exception {
         Duration timeout = Duration.ofSeconds(run.keys().deployTimeoutSeconds());
         for (String dep : run.keys().deps()) {
             if (!usedWarm(dep)) {
@@ -102,12 +101,12 @@ public final class ColdDeps {
         return false;
     }
 
-    private void deployCold(String dep, String ref, Duration timeout) throws IOException, InterruptedException {
+    private void deployCold(String dep, String ref, Duration timeout) throws Exception {
         RunSettings settings = run.settings();
         RecipeFetch.Fetched tree = workspace.fetch().fetch(settings.paths().recipesDir().resolve(dep),
                 workspace.abraDir().recipe(dep), null);
         String domain = domain(dep, settings.subject().pr(), run.recipe(), ref);
-        AppDomainLock.acquire(settings.paths().appLockDir(), domain);
+        RunPhases.lock(settings.paths().appLockDir(), domain, tools, workspace);
         workspace.state().recordDependency(domain);
         LOG.info("== dependency {} of {}: app {} (cold, at {}) ==", dep, run.recipe(), domain, tree.commit());
         deployed.add(new Dependency(dep, domain, null, false));

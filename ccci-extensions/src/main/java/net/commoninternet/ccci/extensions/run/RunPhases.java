@@ -23,6 +23,7 @@ import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.lock.Janitor;
 import net.commoninternet.ccci.extensions.lock.JanitorCandidates;
+import net.commoninternet.ccci.extensions.lock.RunIdLock;
 import net.commoninternet.ccci.extensions.results.CustomizationManifest;
 import net.commoninternet.ccci.extensions.results.RunResults;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
@@ -81,26 +82,35 @@ final class RunPhases {
         try (DockerEngine docker = DockerEngine.connect()) {
             DriverProvider driver = Drivers.of(settings.driver());
             driver.requireAvailable();
+            // One run id, one live run: refused here, before this run writes anything to the folder.
+            RunIdLock.acquire(settings.runDir(), settings.runId());
             extensions(RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));
             sweep(docker);
             RunWorkspace workspace = workspace();
             Prepared prepared = prepare(workspace);
-            lock(prepared.checkout().domain());
             RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state()),
                     new HttpProbe(docker.client(), settings.options().probeImage()));
+            lock(settings.paths().appLockDir(), prepared.checkout().domain(), tools, workspace);
             deployTestAndTearDown(prepared, tools);
             workspace.state().remove();
         }
     }
 
-    /** Before anything of this run exists: reap the apps of dead runs, never a live one. */
-    private void sweep(DockerEngine docker) throws IOException {
+    /**
+     * Before anything of this run exists: reap the apps of dead runs, never a live one. A stop
+     * during the sweep lets the reap under way finish and takes no further orphan (the next run's
+     * janitor does); the run then ends without creating anything.
+     */
+    private void sweep(DockerEngine docker) throws IOException, InterruptedException {
         StackTeardown teardown = new StackTeardown(docker.client());
         Path servers = settings.paths().abraDir().resolve("servers");
         Files.createDirectories(settings.paths().appLockDir());
         new Janitor(settings.paths().appLockDir(), settings.options().deadline().multipliedBy(2),
                 domain -> teardown.teardownApp(domain, servers))
-                .sweep(JanitorCandidates.discover(servers, docker));
+                .sweep(JanitorCandidates.discover(servers, docker), guards::stopRequested);
+        if (guards.stopRequested()) {
+            throw new InterruptedException("the run was stopped during the janitor's sweep, before it created anything");
+        }
     }
 
     /**
@@ -149,9 +159,25 @@ final class RunPhases {
         return new Prepared(keys, workspace, new Checkout(tree, ref, domain, upgrade), setup);
     }
 
-    /** Held before the app exists, until this process dies: a janitor never sees the app unlocked. */
-    private void lock(String domain) throws IOException, InterruptedException {
-        AppDomainLock.acquire(settings.paths().appLockDir(), domain);
+    /**
+     * Held before the app exists, until this process dies: a janitor never sees the app unlocked.
+     * Then whatever a dead run of the same domain left is reaped under that lock, before this run
+     * creates anything ({@link Janitor#reapLeftByDeadRun}); the cold dependencies' domains too.
+     */
+    static void lock(Path lockDir, String domain, RunTools tools, RunWorkspace workspace) throws Exception {
+        AppDomainLock.acquire(lockDir, domain);
+        StackTeardown stack = new StackTeardown(tools.docker().client());
+        Janitor.reapLeftByDeadRun(domain,
+                () -> !stack.leftovers(AppNaming.stackName(domain)).isEmpty()
+                        || Files.exists(workspace.abraDir().envFile(domain)),
+                d -> {
+                    List<String> left = tools.driver().remove(d);
+                    if (!left.isEmpty()) {
+                        throw new IllegalStateException("what a dead run of " + d + " left could not all be removed ("
+                                + String.join(", ", left) + "): this run cannot create its app over it; the next"
+                                + " run's janitor retries.");
+                    }
+                });
     }
 
     /** Deploy and tiers, then the teardown in {@code finally}, whatever stopped them. */
