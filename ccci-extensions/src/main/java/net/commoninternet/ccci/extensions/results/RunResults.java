@@ -207,7 +207,7 @@ public final class RunResults {
     }
 
     /** The RUN SUMMARY block for the end of the log. */
-    public static String summary(Run run, RunRecord record, Path resultsFile) {
+    public static String summary(Run run, RunRecord record, String resultsFile) {
         Map<Rung, Verdict> rungs = rungs(record.rows());
         List<String> lines = new ArrayList<>();
         lines.add("== RUN SUMMARY ==");

@@ -78,6 +78,21 @@ final class RunPhases {
     }
 
     void run() throws Exception {
+        try {
+            phases();
+        } catch (Exception e) {
+            // The engine went away mid-run (a dockerd restart or stop): one line naming it, not the
+            // socket's own exception; the teardown has already retried within its bound.
+            if (DockerEngine.unreachable(e)) {
+                String gone = DockerEngine.goneMessage(e);
+                LOG.error("!! {} !!", gone);
+                throw new IllegalStateException(gone);
+            }
+            throw e;
+        }
+    }
+
+    private void phases() throws Exception {
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
         try (DockerEngine docker = DockerEngine.connect()) {
             DriverProvider driver = Drivers.of(settings.driver());
@@ -277,12 +292,23 @@ final class RunPhases {
                 settings.subject().pr(), settings.runId(), run.tiers(),
                 new RunResults.Evidence(clean, secrets, CustomizationManifest.of(prepared.keys(), run.customization(),
                         prepared.setup().used(), settings.recipeCodeApproved(), secrets)));
+        // The RUN SUMMARY is printed whatever happens to the file (a full disk under the runs folder).
+        Path file = null;
+        String where;
         try {
-            Path file = RunResults.write(settings.runDir(), summary, run.record());
-            LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), file));
-            run.attach(file, "application/json");
+            file = RunResults.write(settings.runDir(), summary, run.record());
+            where = file.toString();
         } catch (Exception e) {
-            LOG.warn("could not write or attach the run's results (the verdict stands): {}", e.toString());
+            where = "not written (" + e + ")";
+            LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
+        }
+        LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), where));
+        try {
+            if (file != null) {
+                run.attach(file, "application/json");
+            }
+        } catch (Exception e) {
+            LOG.warn("could not attach the run's results (the verdict stands): {}", e.toString());
         }
     }
 
