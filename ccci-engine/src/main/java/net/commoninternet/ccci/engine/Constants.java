@@ -39,7 +39,7 @@ public final class Constants {
     /** App driver: {@code swarm} (embedded, the default) or {@code abra}. */
     public static final String DRIVER = "ccci.driver";
 
-    /** Hard deadline of a whole run in seconds; default 3600. */
+    /** Hard deadline of a whole run in seconds, from 1 to 86400; default 3600. */
     public static final String DEADLINE = "ccci.deadline";
 
     /** App-domain lockfile directory; environment {@code CCCI_APP_LOCK_DIR}; default /run/lock. */
@@ -87,6 +87,8 @@ public final class Constants {
 
     static final String DEFAULT_PROBE_IMAGE = "ccci.local/busybox:1";
     static final long DEFAULT_DEADLINE_SECONDS = 3600;
+    /** A day: a deadline is a bound, and a huge one (or one whose nanoseconds overflow) would disable it. */
+    static final long MAX_DEADLINE_SECONDS = 86_400;
 
     private Constants() {
     }
