@@ -74,6 +74,27 @@ public record DockerEngine(DockerClient client, DockerHttpClient http) implement
     private static final List<String> GONE = List.of("Cannot connect to the Docker daemon", "error during connect",
             "does not have a leader", "swarm is not ready", "This node is not a swarm manager");
 
+    /**
+     * What the engine said, without docker-java's wrapping: {@code Status 500: {"message":"..."}}
+     * becomes the message itself (an engine error is a sentence, not an HTTP body).
+     */
+    public static String engineSays(RuntimeException e) {
+        String text = String.valueOf(e.getMessage()).strip();
+        int body = text.indexOf('{');
+        if (body >= 0) {
+            try {
+                com.fasterxml.jackson.databind.JsonNode message = new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(text.substring(body)).path("message");
+                if (message.isTextual()) {
+                    return message.asText().strip();
+                }
+            } catch (java.io.IOException notJson) {
+                // not a JSON body: the text as it is
+            }
+        }
+        return text.replaceFirst("^Status \\d{3}: ", "");
+    }
+
     /** One sentence for a run the engine's absence stopped: names the engine, the cause and what follows. */
     public static String goneMessage(Throwable failure) {
         Throwable root = failure;
