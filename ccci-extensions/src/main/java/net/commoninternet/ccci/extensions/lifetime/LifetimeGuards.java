@@ -175,6 +175,7 @@ public final class LifetimeGuards implements AutoCloseable {
             }
         }
         if (status != 0) {
+            LOG.warn("== the run is torn down after {}: the process exits {} ==", stoppedBy.text(), status);
             // Blocks until the halt if the stopper's own exit is already under way.
             System.exit(status);
         }

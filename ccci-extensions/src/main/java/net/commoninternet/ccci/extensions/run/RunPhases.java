@@ -259,6 +259,7 @@ final class RunPhases {
     private void teardown(Prepared prepared, RunTools tools, ColdDeps deps) {
         guards.beginTeardown();
         String domain = prepared.checkout().domain();
+        LOG.info("== tearing down {} ==", domain);
         boolean clean = false;
         try {
             List<String> left = new ArrayList<>();
