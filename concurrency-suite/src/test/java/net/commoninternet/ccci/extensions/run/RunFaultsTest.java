@@ -94,7 +94,7 @@ class RunFaultsTest {
     }
 
     /**
-     * A double-!testme whose first run dies: the second run, parked at the app lock while the
+     * A double-!testme whose first run dies mid-deploy: the second run, parked at the app lock while the
      * first was live (so its janitor left that app alone), wins the lock and must reap what the
      * first left before it creates its own app, or its secret "already exists".
      */
@@ -102,9 +102,14 @@ class RunFaultsTest {
     void theRunThatWinsTheAppLockAfterAKilledFirstRunReapsWhatItLeftAndPasses() throws Exception {
         Path recipes = recipeWithASecret();
         String[] same = {"-Drecipe=faultsite", "-Dccci.recipes=" + recipes, "-Dccci.pr=3101", "-Dccci.stages=install"};
-        MavenRun first = start("first", env(), concat(same, "-Dccci.run-id=dup-first"));
+        // The first run is held inside its deploy (its stack and secret created) until it is killed.
+        Path children = sandbox.resolve("children.log");
+        Map<String, String> held = env();
+        held.putAll(ChildShims.install(sandbox.resolve("bin"), children));
+        held.put(ChildShims.GATE, sandbox.resolve("never-opened").toString());
+        MavenRun first = start("first", held, concat(same, "-Dccci.run-id=dup-first"));
         String domain = domainOf(first);
-        first.awaitLine("converged", Duration.ofMinutes(5));
+        MavenRun.awaitLine(children, "deploy held", Duration.ofMinutes(5), first.process::isAlive);
         MavenRun second = start("second", env(), concat(same, "-Dccci.run-id=dup-second"));
         second.awaitLine("== app lock: another run of " + domain + " is in flight — waiting ==", Duration.ofMinutes(5));
 
