@@ -110,8 +110,9 @@ public final class ChildProcesses {
             boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
             killGroup(group);
             killed = true;
+            process.waitFor(KILL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            awaitGroupGone(group);
             if (!exited) {
-                process.waitFor(KILL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
                 throw new IOException(String.join(" ", command) + " did not finish within " + timeout.toSeconds()
                         + " s: it was killed with everything it started");
             }
@@ -135,6 +136,18 @@ public final class ChildProcesses {
      */
     void killAll() {
         live.forEach(ChildProcesses::killGroup);
+    }
+
+    /**
+     * SIGKILL takes effect asynchronously: waits, bounded by {@link #KILL_GRACE}, until no process
+     * of the group is alive (zombies aside: they hold nothing and wait for their reaper). The usual
+     * case costs one {@code kill(-pgid, 0)}: the leader is reaped and nothing else was in the group.
+     */
+    private static void awaitGroupGone(long group) throws InterruptedException {
+        long deadline = System.nanoTime() + KILL_GRACE.toNanos();
+        while (POSIX.kill(-group, 0) == 0 && GroupMembers.anyAlive(group) && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
     }
 
     /** SIGKILL to the whole group; a group already gone (ESRCH) is no error. */

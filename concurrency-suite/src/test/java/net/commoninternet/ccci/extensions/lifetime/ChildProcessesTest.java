@@ -143,7 +143,8 @@ class ChildProcessesTest {
 
     /**
      * The one thing a process group cannot catch, a grandchild that made a session of its own,
-     * still cannot make the run wait for its output longer than the drain's grace.
+     * still cannot make the run wait for its output longer than the drain's grace (the call's
+     * bound is far below the grandchild's 600 s).
      */
     @Test
     void aGrandchildThatLeftTheGroupHoldingTheOutputDelaysTheRunOnlyByTheDrainGrace() throws Exception {
@@ -154,9 +155,15 @@ class ChildProcessesTest {
 
         ChildProcesses.Result result = call.get(BOUND_SECONDS, TimeUnit.SECONDS);
 
-        pidIn(pid);
+        assertThat(Helper.Stat.of(pidIn(pid))).as("the escaped grandchild still runs: a group cannot catch it")
+                .hasValueSatisfying(s -> assertThat(s.state()).isNotEqualTo('Z'));
         assertThat(result.exitCode()).isZero();
-        assertThat(result.output()).startsWith("done").contains("the output was still open "
-                + ChildProcesses.DRAIN_GRACE.toSeconds() + " s after the child exited");
+        // Either the JDK closed the pipe when the child exited, or the drain's grace ran out and the
+        // output says so; both end the wait, and nothing was lost of what the child said.
+        assertThat(result.output()).startsWith("done\n");
+        if (result.output().length() > "done\n".length()) {
+            assertThat(result.output()).contains("the output was still open " + ChildProcesses.DRAIN_GRACE.toSeconds()
+                    + " s after the child exited");
+        }
     }
 }
