@@ -124,8 +124,12 @@ class DroneStepTest {
     /** After a normal end, a straggler that ignores TERM is killed after the grace, and the build's 0 stays 0. */
     @Test
     void aStragglerThatIgnoresTermAfterAGreenBuildIsKilledAndTheBuildStaysGreen() throws Exception {
+        // The build ends only once its straggler ignores TERM (it writes its pid after the trap).
+        Path ready = sandbox.resolve("straggler.pid");
         Helper step = helpers.start(List.of("bash", DRONE_STEP.toString(), "bash", "-c",
-                "(trap '' TERM; exec sleep 600) & echo \"straggler $!\"; exit 0"), Map.of(GRACE, "2"));
+                "(trap '' TERM; echo $BASHPID > " + ready + ".new && mv " + ready + ".new " + ready + "; exec sleep 600) &"
+                        + " while [ ! -s " + ready + " ]; do :; done; echo \"straggler $(cat " + ready + ")\"; exit 0"),
+                Map.of(GRACE, "2"));
         long straggler = Long.parseLong(step.awaitLine("straggler ").split(" ")[1]);
 
         assertThat(step.awaitExit()).as(step.describe()).isZero();
