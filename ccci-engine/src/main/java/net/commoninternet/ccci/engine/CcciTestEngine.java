@@ -8,6 +8,7 @@ import org.junit.platform.engine.EngineDiscoveryRequest;
 import org.junit.platform.engine.ExecutionRequest;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.discovery.DiscoveryIssueReporter;
 import org.junit.platform.engine.support.discovery.EngineDiscoveryRequestResolver;
 import org.junit.platform.engine.support.hierarchical.HierarchicalTestEngine;
 import org.junit.platform.engine.support.hierarchical.HierarchicalTestExecutorService;
@@ -41,6 +42,16 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
         Plugins plugins = Plugins.load(Thread.currentThread().getContextClassLoader());
         CcciEngineDescriptor engine = new CcciEngineDescriptor(uniqueId, plugins);
         SettingsReader reader = SettingsReader.fromProcess(request.getConfigurationParameters());
+        Optional<String> blank = reader.blankRecipeKey();
+        if (blank.isPresent()) {
+            // For every selection, not only an anchor class: a build that names no recipe must fail
+            // in the first module that runs this engine, before anything else is run for nothing.
+            DiscoveryIssueReporter.forwarding(request.getDiscoveryListener(), uniqueId).reportIssue(DiscoveryIssue.create(
+                    DiscoveryIssue.Severity.ERROR, "-D" + blank.get() + "= was given but names no recipe: pass"
+                            + " -Drecipe=<name>, e.g. -Drecipe=custom-html (a CI job whose RECIPE variable is empty"
+                            + " would otherwise test nothing and pass), or leave it out to run ccci's own tests."));
+            return engine;
+        }
         EngineDiscoveryRequestResolver.<CcciEngineDescriptor>builder()
                 .addClassContainerSelectorResolver(c -> c.isAnnotationPresent(net.commoninternet.ccci.api.RecipeCi.class))
                 .addSelectorResolver(ctx -> new RecipeSelectorResolver(reader, plugins, ctx.getIssueReporter()))

@@ -51,9 +51,9 @@ public final class Constants {
     public static final String DRIVER = "ccci.driver";
 
     /**
-     * Hard deadline of the whole command in seconds, every run it starts included; default 3600.
-     * At the deadline every run still running is stopped and torn down, no later run starts, and
-     * the process exits 142.
+     * Hard deadline of the whole command in seconds, every run it starts included: from 1 to
+     * 86400; default 3600. At the deadline every run still running is stopped and torn down, no
+     * later run starts, and the process exits 142.
      */
     public static final String DEADLINE = "ccci.deadline";
 
@@ -127,6 +127,8 @@ public final class Constants {
 
     static final String DEFAULT_PROBE_IMAGE = "ccci.local/busybox:1";
     static final long DEFAULT_DEADLINE_SECONDS = 3600;
+    /** A day: a deadline is a bound, and a huge one (or one whose nanoseconds overflow) would disable it. */
+    static final long MAX_DEADLINE_SECONDS = 86_400;
 
     private Constants() {
     }

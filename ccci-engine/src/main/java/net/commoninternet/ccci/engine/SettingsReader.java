@@ -62,6 +62,20 @@ final class SettingsReader {
                 .toAbsolutePath().normalize();
     }
 
+    /**
+     * The key, when {@code ccci.recipe} or {@code recipe} is given but names nothing
+     * ({@code -Drecipe=} from a CI job whose RECIPE variable is empty): such a run must fail, never
+     * run no recipe and pass.
+     */
+    Optional<String> blankRecipeKey() {
+        for (String key : List.of(RECIPE, RECIPE_SHORT)) {
+            if (config.get(key).filter(String::isBlank).isPresent()) {
+                return Optional.of(key);
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Problems found by the last {@link #read}, each one sentence. */
     List<String> problems() {
         return List.copyOf(problems);
@@ -97,12 +111,14 @@ final class SettingsReader {
         }
         long deadline = parse(DEADLINE, Long.toString(DEFAULT_DEADLINE_SECONDS), Long::parseLong,
                 "a number of seconds such as -Dccci.deadline=3600");
-        if (deadline <= 0) {
-            problems.add(DEADLINE + " must be a positive number of seconds.");
+        if (deadline <= 0 || deadline > MAX_DEADLINE_SECONDS) {
+            problems.add(DEADLINE + "=" + deadline + " is out of bounds: pass a number of seconds from 1 to "
+                    + MAX_DEADLINE_SECONDS + " (24 hours; the default is " + DEFAULT_DEADLINE_SECONDS + "): a longer one"
+                    + " would let a wedged run hold its host and its app lock for good.");
         }
         Path recipes = recipesDir();
-        Path lockDir = path(APP_LOCK_DIR, ENV_APP_LOCK_DIR, "/run/lock");
-        Path runsDir = path(RUNS_DIR, ENV_RUNS_DIR, "/var/lib/cc-ci-runs");
+        Path lockDir = folder(APP_LOCK_DIR, ENV_APP_LOCK_DIR, "/run/lock");
+        Path runsDir = folder(RUNS_DIR, ENV_RUNS_DIR, "/var/lib/cc-ci-runs");
         Path abraDir = path(ABRA_DIR, ENV_ABRA_DIR, System.getProperty("user.home") + "/.abra");
         Optional<Path> logFile = config.get(LOG_FILE).map(String::trim).filter(s -> !s.isEmpty())
                 .map(f -> Path.of(f).toAbsolutePath().normalize());
@@ -179,6 +195,16 @@ final class SettingsReader {
                     ? RECIPES + " points at " + dir + ", which is not a directory: pass the directory that holds the recipe folders."
                     : "no recipes directory here (" + dir + "): run from recipe-suites (or the repository root),"
                             + " or pass -D" + RECIPES + "=<directory holding recipe folders>.");
+        }
+        return dir;
+    }
+
+    /** A folder the run creates if missing; one that exists as something else is a problem (checked, not created). */
+    private Path folder(String key, String envName, String fallback) {
+        Path dir = path(key, envName, fallback);
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            problems.add(key + " / " + envName + " points at " + dir + ", which is a file, not a folder: point it at a"
+                    + " folder (default " + fallback + "), or remove the file.");
         }
         return dir;
     }

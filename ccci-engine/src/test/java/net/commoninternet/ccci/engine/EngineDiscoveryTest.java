@@ -164,6 +164,44 @@ class EngineDiscoveryTest {
         });
     }
 
+    /** {@code mvn test -Drecipe=$RECIPE} with RECIPE unset: one error, whatever is selected, never a run of nothing. */
+    @Test
+    void aRecipeKeyGivenButEmptyIsOneErrorForAnySelection() {
+        for (String key : List.of(Constants.RECIPE_SHORT, Constants.RECIPE)) {
+            for (String blank : List.of("", "  ")) {
+                for (EngineTestKit.Builder kit : List.of(kit(selectClass(Anchor.class), key, blank),
+                        kit(selectClass(String.class), key, blank))) {
+                    assertThat(singleError(kit).message()).as(key + "='" + blank + "'").isEqualTo("-D" + key
+                            + "= was given but names no recipe: pass -Drecipe=<name>, e.g. -Drecipe=custom-html (a CI job"
+                            + " whose RECIPE variable is empty would otherwise test nothing and pass), or leave it out to"
+                            + " run ccci's own tests.");
+                }
+            }
+        }
+    }
+
+    @Test
+    void theDeadlineIsBoundedSoAHugeValueCannotDisableIt() {
+        for (String bad : List.of("0", "-5", "86401", "9223372036854775807")) {
+            assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DEADLINE, bad))
+                    .message()).as(bad).contains(Constants.DEADLINE + "=" + bad + " is out of bounds",
+                    "from 1 to 86400");
+        }
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DEADLINE, "86400"))
+                .options().deadline()).hasSeconds(86400);
+    }
+
+    @Test
+    void aLockOrRunsFolderThatIsAFileIsOneErrorAndNothingIsCreated(@TempDir Path dir)
+            throws IOException {
+        Path file = Files.writeString(dir.resolve("not-a-folder"), "x");
+        for (String key : List.of(Constants.APP_LOCK_DIR, Constants.RUNS_DIR)) {
+            assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", key, file.toString()))
+                    .message()).as(key).contains(key + " / ", "points at " + file + ", which is a file, not a folder");
+        }
+        assertThat(file).hasContent("x");
+    }
+
     @Test
     void classesWithoutTheAnchorAnnotationAreNotOurs() {
         EngineDiscoveryResults results = kit(selectClass(String.class), Constants.RECIPE, "demo").discover();

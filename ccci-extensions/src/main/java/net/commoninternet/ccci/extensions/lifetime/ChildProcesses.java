@@ -1,28 +1,69 @@
 package net.commoninternet.ccci.extensions.lifetime;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import jnr.constants.platform.Errno;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
 import org.apiguardian.api.API;
 
 /**
  * Every child process of a run starts here, so every child gets the run's environment
- * ({@code ABRA_DIR} above all) and the run knows which children are alive when it must stop
- * them.
+ * ({@code ABRA_DIR} above all), and no child can wedge the run.
+ *
+ * <p>Resource: the processes a child starts (docker, git, abra, hooks, {@code install_steps.sh}
+ * and whatever they start in turn). Invariant: when {@link #run} returns or throws, none of them
+ * is alive, nothing the run waits on can be held open by them, and every wait took a bounded
+ * time. Scope: the host (processes, kernel process groups). How:
+ * <ul>
+ *   <li>each child leads a session and process group of its own ({@code setsid}; a child of the
+ *       JVM is never a group leader, so setsid execs in place and the child's pid is its group
+ *       id). A grandchild stays in that group when its parent dies and it is reparented, so the
+ *       group still names it, where the process tree ({@code descendants()}) lost it;
+ *   <li>the group is killed with SIGKILL, which no process can ignore: on a timeout, on a stop
+ *       ({@link #killAll}, from the lifetime guards), on an interrupt, and after every normal
+ *       exit (a grandchild left running after its parent exited is a straggler of the run);
+ *   <li>the child gets the parent-death signal SIGKILL ({@code setpriv --pdeathsig KILL}): if the
+ *       run's process is killed outright, the child does not outlive it. (The signal follows the
+ *       spawning thread, which waits in {@link #run} for as long as the child lives.) A group
+ *       of its own also means a second TERM to the run's process group (a Drone cancel sent twice)
+ *       no longer reaches a child the teardown still needs;
+ *   <li>the output is drained as it comes and kept within {@link #HEAD_BYTES} + {@link #TAIL_BYTES}
+ *       ({@link CappedOutput}); after the exit, the end of the output is awaited for at most
+ *       {@link #DRAIN_GRACE}.
+ * </ul>
+ * Linearization point: the SIGKILL of the group ({@code kill(-pgid, SIGKILL)}); from then on no
+ * process of the group runs user code. Left out: a grandchild that starts a session of its own
+ * (a daemon) leaves the group and is not killed; only its hold on the output is cut short.
+ * A group id is a pid, and a pid is reused only after the kernel's pid counter wrapped, never
+ * while a process of the group exists, so the kill never reaches another process.
  */
 @API(status = API.Status.INTERNAL)
 public final class ChildProcesses {
 
-    /** What a finished child left: its exit status and its merged output. */
+    /** util-linux, by absolute path: the child's PATH is the run's choice, these two are ccci's. */
+    static final String SETPRIV = "/usr/bin/setpriv";
+    static final String SETSID = "/usr/bin/setsid";
+
+    /** What a child's output may cost the run: the first 1 MiB and the last 1 MiB are kept. */
+    public static final int HEAD_BYTES = 1 << 20;
+    public static final int TAIL_BYTES = 1 << 20;
+    /** How long the end of a child's output is awaited once the child has exited and its group was killed. */
+    static final Duration DRAIN_GRACE = Duration.ofSeconds(5);
+    /** How long a killed child's own exit is awaited (SIGKILL: only a process stuck in the kernel takes long). */
+    private static final Duration KILL_GRACE = Duration.ofSeconds(10);
+
+    private static final int SIGKILL = 9;
+    private static final POSIX POSIX = POSIXFactory.getNativePOSIX();
+
+    /** What a finished child left: its exit status and its merged output (capped). */
     public record Result(List<String> command, int exitCode, String output) {
         public boolean ok() {
             return exitCode == 0;
@@ -37,7 +78,8 @@ public final class ChildProcesses {
     }
 
     private final Map<String, String> environment;
-    private final Set<Process> live = ConcurrentHashMap.newKeySet();
+    /** The group ids of the children running now. */
+    private final Set<Long> live = ConcurrentHashMap.newKeySet();
 
     public ChildProcesses(Map<String, String> environment) {
         this.environment = Map.copyOf(environment);
@@ -49,27 +91,38 @@ public final class ChildProcesses {
 
     public Result run(List<String> command, Path workDir, Map<String, String> extraEnv, Duration timeout)
             throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        List<String> argv = new ArrayList<>(List.of(SETPRIV, "--pdeathsig", "KILL", "--", SETSID, "--"));
+        argv.addAll(command);
+        ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
         if (workDir != null) {
             builder.directory(workDir.toFile());
         }
         builder.environment().putAll(environment);
         builder.environment().putAll(extraEnv);
         Process process = builder.start();
-        live.add(process);
+        long group = process.pid();
+        live.add(group);
+        boolean killed = false;
         try {
             process.getOutputStream().close();
-            CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                killTree(process);
-                throw new IOException(String.join(" ", command) + " did not finish within " + timeout.toSeconds() + " s");
+            CappedOutput output = CappedOutput.drain(process.getInputStream(), HEAD_BYTES, TAIL_BYTES,
+                    "ccci-child-output-" + group);
+            boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            killGroup(group);
+            killed = true;
+            process.waitFor(KILL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            awaitGroupGone(group);
+            if (!exited) {
+                throw new IOException(String.join(" ", command) + " did not finish within " + timeout.toSeconds()
+                        + " s: it was killed with everything it started");
             }
-            return new Result(List.copyOf(command), process.exitValue(), output.join());
-        } catch (InterruptedException e) {
-            killTree(process);
-            throw e;
+            return new Result(List.copyOf(command), process.exitValue(), output.await(DRAIN_GRACE));
         } finally {
-            live.remove(process);
+            // an interrupt (a stop) or any failure before the kill above: the group goes too
+            if (!killed) {
+                killGroup(group);
+            }
+            live.remove(group);
         }
     }
 
@@ -77,21 +130,30 @@ public final class ChildProcesses {
         return run(command, workDir, Map.of(), Duration.ofMinutes(5));
     }
 
-    /** Kills every live child and its descendants, descendants first (see JVM-NOTES). */
+    /**
+     * Kills every live child with everything in its process group. Never blocks: it is called by
+     * the lifetime guards' stop, and the run's own thread sees its child exit and returns.
+     */
     void killAll() {
-        live.forEach(ChildProcesses::killTree);
+        live.forEach(ChildProcesses::killGroup);
     }
 
-    private static void killTree(Process process) {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+    /**
+     * SIGKILL takes effect asynchronously: waits, bounded by {@link #KILL_GRACE}, until no process
+     * of the group is alive (zombies aside: they hold nothing and wait for their reaper). The usual
+     * case costs one {@code kill(-pgid, 0)}: the leader is reaped and nothing else was in the group.
+     */
+    private static void awaitGroupGone(long group) throws InterruptedException {
+        long deadline = System.nanoTime() + KILL_GRACE.toNanos();
+        while (POSIX.kill(-group, 0) == 0 && GroupMembers.anyAlive(group) && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
     }
 
-    private static String read(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** SIGKILL to the whole group; a group already gone (ESRCH) is no error. */
+    static void killGroup(long group) {
+        if (POSIX.kill(-group, SIGKILL) != 0 && POSIX.errno() != Errno.ESRCH.intValue()) {
+            throw new IllegalStateException("kill(-" + group + ", SIGKILL) failed: " + Errno.valueOf(POSIX.errno()));
         }
     }
 }

@@ -212,6 +212,9 @@ public final class GuardedCommand implements AutoCloseable {
             }
         }
         if (status != 0) {
+            // The evidence a stopped command finished its own teardowns (scripts/soak reads it).
+            LOG.warn("== every run is torn down after {}: the process exits {} ==", cause == null ? "its stop"
+                    : cause.text(), status);
             // Blocks until the halt if the stopper's own exit is already under way.
             System.exit(status);
         }

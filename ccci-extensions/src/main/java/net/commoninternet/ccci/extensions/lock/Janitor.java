@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
@@ -38,6 +41,24 @@ import org.slf4j.LoggerFactory;
  * domain waits in {@link AppDomainLock#acquire} until the reap is finished, so a fresh app never
  * coexists with a half-reaped one. The probe lock is held across the (slow, networked) reap by
  * design. Two racing janitors arbitrate on the same flock: one reaps, the other sees "held".
+ *
+ * <p>A stop during the sweep (SIGTERM to the run). Resource: one orphan's app, under its probe
+ * lock. Invariant: no app is left half-reaped by a stop, and a stopping run takes no new orphan.
+ * Scope: this process (the stop is the lifetime guards'), the host (the probe flock). The reap runs
+ * on a thread of its own that nothing interrupts, while the sweeping thread (the run thread, which
+ * a stop interrupts) waits for it: the reap ends as it would have (reaped, or failed and left for
+ * the next sweep, its lockfile kept), and only then does the stop take effect. Linearization
+ * point: the stop check before each probe. Races:
+ * <table>
+ *   <caption>a stop against the sweep</caption>
+ *   <tr><th>stop arrives</th><th>outcome</th></tr>
+ *   <tr><td>before a probe</td><td>that candidate and all after it are left, unprobed; the next
+ *       run's janitor takes them</td></tr>
+ *   <tr><td>during a reap</td><td>the reap finishes under its probe lock, its lockfile is unlinked,
+ *       then the sweep stops</td></tr>
+ *   <tr><td>between a reap and the unlink</td><td>the unlink happens (the probe lock is still held),
+ *       then the sweep stops</td></tr>
+ * </table>
  */
 @API(status = API.Status.INTERNAL)
 public final class Janitor {
@@ -68,21 +89,46 @@ public final class Janitor {
      * tidies unheld lockfiles with no app behind them. Returns the outcome per domain.
      */
     public Map<String, Outcome> sweep(Set<String> candidates) {
+        return sweep(candidates, () -> false);
+    }
+
+    /**
+     * {@link #sweep(Set)}, asking {@code stopRequested} before each candidate: once it says yes,
+     * no further candidate is probed and the tidy sweep is skipped; what is left is the next
+     * sweep's.
+     */
+    public Map<String, Outcome> sweep(Set<String> candidates, BooleanSupplier stopRequested) {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         Set<String> runApps = candidates.stream().filter(AppNaming::isRunApp)
                 .collect(Collectors.toCollection(TreeSet::new));
+        List<String> tidyable = lockfileDomains().stream().filter(d -> !runApps.contains(d)).toList();
+        int left = runApps.size() + tidyable.size();
         for (String domain : runApps) {
-            outcomes.put(domain, probeAndReap(domain));
-        }
-        for (String domain : lockfileDomains()) {
-            if (!runApps.contains(domain)) {
-                tidy(domain).ifPresent(o -> outcomes.put(domain, o));
+            if (stopped(stopRequested, left)) {
+                return outcomes;
             }
+            outcomes.put(domain, probeAndReap(domain));
+            left--;
+        }
+        for (String domain : tidyable) {
+            if (stopped(stopRequested, left)) {
+                return outcomes;
+            }
+            tidy(domain).ifPresent(o -> outcomes.put(domain, o));
+            left--;
         }
         Map<Outcome, Long> counts = outcomes.values().stream()
                 .collect(Collectors.groupingBy(o -> o, () -> new java.util.EnumMap<>(Outcome.class), Collectors.counting()));
         LOG.info("== janitor: {} run app(s) found; {} ==", runApps.size(), counts.isEmpty() ? "nothing to do" : counts);
         return outcomes;
+    }
+
+    private static boolean stopped(BooleanSupplier stopRequested, int left) {
+        if (!stopRequested.getAsBoolean()) {
+            return false;
+        }
+        LOG.warn("== janitor: the run is stopping — {} candidate(s) left unprobed for the next sweep ==", left);
+        return true;
     }
 
     private Outcome probeAndReap(String domain) {
@@ -103,7 +149,7 @@ public final class Janitor {
             }
             LOG.info("janitor: {} has no live owner (lock free): reaping", domain);
             try {
-                reaper.reap(domain);
+                reapToTheEnd(domain);
             } catch (Exception e) {
                 // Leave the lockfile: unheld, so the next janitor probes and retries the reap.
                 LOG.warn("janitor: reaping {} failed, the next sweep retries: {}", domain, e.toString());
@@ -115,6 +161,63 @@ public final class Janitor {
         } catch (IOException e) {
             LOG.warn("janitor: skipping {}: {}", domain, e.getMessage());
             return Outcome.UNOPENABLE;
+        }
+    }
+
+    /**
+     * The row of the decision table for a domain this process has just locked
+     * ({@link AppDomainLock#acquire}), before it creates anything there: held means live, and the
+     * holder is this run, so whatever of the domain exists now was left by a run that is dead.
+     * Typically the first run of a double-!testme, killed while this one waited at the lock (this
+     * run's sweep saw it live, so nobody reaped it): without this, the new app would meet the old
+     * one's objects ("secret ... already exists"). Reaped here, under our own lock, as the sweep
+     * reaps an orphan; a failed reap stops the run (it cannot deploy over what is left).
+     *
+     * @return whether anything was left and reaped
+     */
+    public static boolean reapLeftByDeadRun(String domain, BooleanSupplier leftBehind, Reaper reaper) throws Exception {
+        if (!leftBehind.getAsBoolean()) {
+            return false;
+        }
+        LOG.info("== app lock: {} is ours; a run of it that died left its app behind — reaping it first ==", domain);
+        reapToTheEnd(domain, reaper);
+        LOG.info("janitor: {} reaped", domain);
+        return true;
+    }
+
+    private void reapToTheEnd(String domain) throws Exception {
+        reapToTheEnd(domain, reaper);
+    }
+
+    /**
+     * The reap, on a thread of its own, awaited whatever interrupts the sweeping thread (the
+     * interrupt is kept for after): a stop of the run cannot cut a reap short. The reap bounds
+     * itself ({@code StackTeardown}'s limit), and so this wait.
+     */
+    private static void reapToTheEnd(String domain, Reaper reaper) throws Exception {
+        FutureTask<Void> reap = new FutureTask<>(() -> {
+            reaper.reap(domain);
+            return null;
+        });
+        Thread thread = new Thread(reap, "ccci-janitor-reap-" + domain);
+        thread.setDaemon(true);
+        thread.start();
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    reap.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

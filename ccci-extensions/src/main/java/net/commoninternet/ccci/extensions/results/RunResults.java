@@ -251,7 +251,7 @@ public final class RunResults {
     }
 
     /** The RUN SUMMARY block for the end of the log. */
-    public static String summary(Run run, RunRecord record, Path resultsFile) {
+    public static String summary(Run run, RunRecord record, String where) {
         Map<Rung, Verdict> rungs = rungs(record.rows());
         List<String> lines = new ArrayList<>();
         lines.add("== RUN SUMMARY ==");
@@ -270,8 +270,7 @@ public final class RunResults {
                     + (p.outcome() == RunTimeline.Outcome.FAILED ? " (failed)" : "")).collect(Collectors.joining(", "))
                     + "; total " + Templates.duration(run.timeline().elapsed().toMillis()));
         }
-        lines.add("clean_teardown " + run.cleanTeardown() + "; results " + resultsFile + ", report "
-                + resultsFile.resolveSibling(RunReport.HTML));
+        lines.add("clean_teardown " + run.cleanTeardown() + "; " + where);
         lines.add("== END RUN SUMMARY ==");
         return String.join(System.lineSeparator(), lines);
     }

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * attached to the tier's node of the test report; the services of its cold dependencies go to
  * {@code logs/<tier>/<dependency>/<service>.log}. Every secret value the run knows (the app's
  * and its dependencies') is masked before anything is written, and each file is bounded
- * ({@link ServiceLog}).
+ * ({@link ServiceLog}); what a run writes of them in all is bounded by {@link #RUN_BUDGET_BYTES}:
+ * past it, a service's log file holds one line saying it was left out.
  *
  * <p>Evidence, never a judge: a failure to collect, write or attach a log is a warning, and the
  * tier's verdict is what its operation and checks made it.
@@ -36,8 +37,15 @@ public final class TierServiceLogs implements RunExtension.AfterTier {
 
     private static final Logger LOG = LoggerFactory.getLogger(TierServiceLogs.class);
 
+    /** What one run may write of service logs in all, every tier, service and dependency together. */
+    static final long RUN_BUDGET_BYTES = 64L << 20;
+
     /** Where the previous tier's window ended; absent before the first tier. */
     private record Collected(Instant until) {
+    }
+
+    /** The bytes of service logs this run has written so far. */
+    private record Written(java.util.concurrent.atomic.AtomicLong bytes) {
     }
 
     @Override
@@ -48,12 +56,14 @@ public final class TierServiceLogs implements RunExtension.AfterTier {
         Instant after = store.find(Collected.class).map(Collected::until).orElse(Instant.EPOCH);
         Instant until = Instant.now();
         store.put(Collected.class, new Collected(until));
+        Written written = store.find(Written.class).orElseGet(() -> new Written(new java.util.concurrent.atomic.AtomicLong()));
+        store.put(Written.class, written);
         Path dir = run.settings().runDir().resolve("logs").resolve(tier.id());
         try {
             App app = deployment.app();
             Set<String> secrets = new HashSet<>(app.secretValues().values());
             secrets.addAll(deployment.deps().secretValues());
-            LogWindow window = new LogWindow(run, deployment.docker().client(), secrets, after, until);
+            LogWindow window = new LogWindow(run, deployment.docker().client(), secrets, new Span(after, until), written);
             window.writeStack(app.stack(), Files.createDirectories(dir));
             for (App dep : deployment.deps().coldApps()) {
                 window.writeStack(dep.stack(), Files.createDirectories(dir.resolve(dep.recipe())));
@@ -66,8 +76,12 @@ public final class TierServiceLogs implements RunExtension.AfterTier {
         }
     }
 
-    /** One tier's window of service logs, {@code (after, until]}, masked with every secret the run knows. */
-    private record LogWindow(RunContext run, DockerClient client, Collection<String> secrets, Instant after, Instant until) {
+    /** A tier's window of time, {@code (after, until]}. */
+    private record Span(Instant after, Instant until) {
+    }
+
+    /** One tier's window of service logs, masked with every secret the run knows, within the run's budget. */
+    private record LogWindow(RunContext run, DockerClient client, Collection<String> secrets, Span span, Written written) {
 
         /** Every service of {@code stack}, one file each in {@code dir}. */
         void writeStack(String stack, Path dir) throws InterruptedException {
@@ -81,8 +95,15 @@ public final class TierServiceLogs implements RunExtension.AfterTier {
             String shortName = name.startsWith(stack + "_") ? name.substring(stack.length() + 1) : name;
             Path file = dir.resolve(shortName + ".log");
             try {
-                ServiceLog.Window window = ServiceLog.read(client, service.getId(), stack, after, until);
-                Files.writeString(file, window.render(secrets), StandardCharsets.UTF_8);
+                if (written.bytes().get() >= RUN_BUDGET_BYTES) {
+                    Files.writeString(file, "[ccci: this run's service logs reached " + (RUN_BUDGET_BYTES >> 20)
+                            + " MiB; this one is left out]\n", StandardCharsets.UTF_8);
+                } else {
+                    ServiceLog.Window window = ServiceLog.read(client, service.getId(), stack, span.after(), span.until());
+                    byte[] text = window.render(secrets).getBytes(StandardCharsets.UTF_8);
+                    Files.write(file, text);
+                    written.bytes().addAndGet(text.length);
+                }
             } catch (InterruptedException e) {
                 throw e;
             } catch (Exception e) {

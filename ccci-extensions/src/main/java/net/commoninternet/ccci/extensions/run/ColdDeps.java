@@ -74,7 +74,7 @@ public final class ColdDeps {
      * recipe at {@code ref}; whatever was created is removed by {@link #remove()} even when this
      * throws.
      */
-    Dependencies deploy(String ref) throws IOException, InterruptedException {
+    Dependencies deploy(String ref) throws Exception {
         for (String dep : run.keys().deps()) {
             if (!usedWarm(dep)) {
                 deployCold(dep, ref);
@@ -102,12 +102,12 @@ public final class ColdDeps {
         return false;
     }
 
-    private void deployCold(String dep, String ref) throws IOException, InterruptedException {
+    private void deployCold(String dep, String ref) throws Exception {
         RunSettings settings = run.settings();
         RecipeFetch.Fetched tree = workspace.fetch().fetch(settings.paths().recipesDir().resolve(dep),
                 workspace.abraDir().recipe(dep), null);
         String domain = domain(dep, settings.subject().pr(), run.recipe(), ref);
-        locks.add(AppDomainLock.acquire(settings.paths().appLockDir(), domain));
+        locks.add(RunPhases.lock(settings.paths().appLockDir(), domain, tools, workspace));
         workspace.state().recordDependency(domain);
         LOG.info("== dependency {} of {}: app {} (cold, at {}) ==", dep, run.recipe(), domain, tree.commit());
         deployed.add(new Dependency(dep, domain, null, false));

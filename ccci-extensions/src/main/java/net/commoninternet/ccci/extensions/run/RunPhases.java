@@ -23,6 +23,7 @@ import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.lock.Janitor;
 import net.commoninternet.ccci.extensions.lock.JanitorCandidates;
+import net.commoninternet.ccci.extensions.lock.RunIdLock;
 import net.commoninternet.ccci.extensions.results.CustomizationManifest;
 import net.commoninternet.ccci.extensions.results.RunReport;
 import net.commoninternet.ccci.extensions.results.RunResults;
@@ -91,18 +92,36 @@ final class RunPhases {
     }
 
     void run() throws Exception {
+        try {
+            phases();
+        } catch (Exception e) {
+            // The engine went away mid-run (a dockerd restart or stop): one line naming it, not the
+            // socket's own exception; the teardown has already retried within its bound.
+            if (DockerEngine.unreachable(e)) {
+                String gone = DockerEngine.goneMessage(e);
+                LOG.error("!! {} !!", gone);
+                throw new IllegalStateException(gone);
+            }
+            throw e;
+        }
+    }
+
+    private void phases() throws Exception {
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
         try (DockerEngine docker = DockerEngine.connect()) {
             DriverProvider driver = Drivers.of(settings.driver());
             driver.requireAvailable();
+            // One run id, one live run: refused here, before this run writes anything to the folder.
+            RunIdLock.acquire(settings.runDir(), settings.runId());
             extensions(RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));
             timeline.time("janitor", () -> sweep(docker));
             RunWorkspace workspace = workspace();
             Prepared prepared = timeline.time("fetch", () -> prepare(workspace));
-            lock = timeline.time("lock", () -> lock(prepared.checkout().domain()));
+            RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state()),
+                    new HttpProbe(docker.client(), settings.options().probeImage()));
+            lock = timeline.time("lock", () -> lock(settings.paths().appLockDir(), prepared.checkout().domain(), tools,
+                    workspace));
             try {
-                RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state()),
-                        new HttpProbe(docker.client(), settings.options().probeImage()));
                 deployTestAndTearDown(prepared, tools);
             } finally {
                 lock.release(); // after the teardown: nobody live owns the domain now
@@ -111,14 +130,21 @@ final class RunPhases {
         }
     }
 
-    /** Before anything of this run exists: reap the apps of dead runs, never a live one. */
-    private Void sweep(DockerEngine docker) throws IOException {
+    /**
+     * Before anything of this run exists: reap the apps of dead runs, never a live one. A stop
+     * during the sweep lets the reap under way finish and takes no further orphan (the next run's
+     * janitor does); the run then ends without creating anything.
+     */
+    private Void sweep(DockerEngine docker) throws IOException, InterruptedException {
         StackTeardown teardown = new StackTeardown(docker.client());
         Path servers = settings.paths().abraDir().resolve("servers");
         Files.createDirectories(settings.paths().appLockDir());
         new Janitor(settings.paths().appLockDir(), settings.options().deadline().multipliedBy(2),
                 domain -> teardown.teardownApp(domain, servers))
-                .sweep(JanitorCandidates.discover(servers, docker));
+                .sweep(JanitorCandidates.discover(servers, docker), guards::stopRequested);
+        if (guards.stopRequested()) {
+            throw new InterruptedException("the run was stopped during the janitor's sweep, before it created anything");
+        }
         return null;
     }
 
@@ -168,9 +194,32 @@ final class RunPhases {
         return new Prepared(keys, workspace, new Checkout(tree, ref, domain, upgrade), setup);
     }
 
-    /** Held before the app exists, until the run's teardown is over: a janitor never sees the app unlocked. */
-    private AppDomainLock.Held lock(String domain) throws IOException, InterruptedException {
-        return AppDomainLock.acquire(settings.paths().appLockDir(), domain);
+    /**
+     * Held before the app exists, until the run's teardown is over: a janitor never sees the app
+     * unlocked. Then whatever a dead run of the same domain left is reaped under that lock, before
+     * this run creates anything ({@link Janitor#reapLeftByDeadRun}); the cold dependencies' domains
+     * too. A lock whose leftovers could not be reaped is released at once: this run creates nothing.
+     */
+    static AppDomainLock.Held lock(Path lockDir, String domain, RunTools tools, RunWorkspace workspace) throws Exception {
+        AppDomainLock.Held held = AppDomainLock.acquire(lockDir, domain);
+        try {
+            StackTeardown stack = new StackTeardown(tools.docker().client());
+            Janitor.reapLeftByDeadRun(domain,
+                    () -> !stack.leftovers(AppNaming.stackName(domain)).isEmpty()
+                            || Files.exists(workspace.abraDir().envFile(domain)),
+                    d -> {
+                        List<String> left = tools.driver().remove(d);
+                        if (!left.isEmpty()) {
+                            throw new IllegalStateException("what a dead run of " + d + " left could not all be removed ("
+                                    + String.join(", ", left) + "): this run cannot create its app over it; the next"
+                                    + " run's janitor retries.");
+                        }
+                    });
+            return held;
+        } catch (Exception e) {
+            held.release();
+            throw e;
+        }
     }
 
     /** Deploy and tiers, then the teardown in {@code finally}, whatever stopped them. */
@@ -246,6 +295,7 @@ final class RunPhases {
     private void teardown(Prepared prepared, RunTools tools, ColdDeps deps) {
         guards.beginTeardown();
         String domain = prepared.checkout().domain();
+        LOG.info("== tearing down {} ==", domain);
         boolean clean = false;
         RunTimeline.Span span = timeline.start("teardown");
         try {
@@ -285,14 +335,25 @@ final class RunPhases {
                 settings.subject().pr(), settings.runId(), run.tiers(),
                 new RunResults.Evidence(clean, secrets, CustomizationManifest.of(prepared.keys(), run.customization(),
                         prepared.setup().used(), settings.recipeCodeApproved(), secrets), timeline));
+        // The RUN SUMMARY is printed whatever happens to the file (a full disk under the runs folder).
+        Path file = null;
+        String where;
         try {
-            Path file = RunResults.write(settings.runDir(), summary, run.record());
-            LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), file));
-            run.attach(file, "application/json");
-            run.attach(file.resolveSibling(RunReport.HTML), "text/html");
-            run.attach(file.resolveSibling(RunReport.BADGE), "image/svg+xml");
+            file = RunResults.write(settings.runDir(), summary, run.record());
+            where = "results " + file + ", report " + file.resolveSibling(RunReport.HTML);
         } catch (Exception e) {
-            LOG.warn("could not write or attach the run's results (the verdict stands): {}", e.toString());
+            where = "results not written (" + e.getMessage() + ")";
+            LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
+        }
+        LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), where));
+        try {
+            if (file != null) {
+                run.attach(file, "application/json");
+                run.attach(file.resolveSibling(RunReport.HTML), "text/html");
+                run.attach(file.resolveSibling(RunReport.BADGE), "image/svg+xml");
+            }
+        } catch (Exception e) {
+            LOG.warn("could not attach the run's results (the verdict stands): {}", e.toString());
         }
     }
 

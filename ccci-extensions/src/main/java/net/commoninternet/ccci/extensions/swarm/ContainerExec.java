@@ -4,12 +4,21 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import org.apiguardian.api.API;
 
-/** {@code sh -c} inside a service's running container: hooks, markers, probes of app state. */
+/**
+ * {@code sh -c} inside a service's running container: hooks, markers, probes of app state. Bounded
+ * like a child process of the run: its output is capped ({@link CappedOutput}, the same bound as
+ * {@link ChildProcesses}) and the wait for its end lasts at most {@link #TIMEOUT}. The engine has
+ * no call to kill an exec: one that overruns goes on inside the container until the container
+ * goes (the teardown), while the run goes on without it.
+ */
 @API(status = API.Status.INTERNAL)
 public final class ContainerExec {
 
@@ -19,6 +28,8 @@ public final class ContainerExec {
             return exitCode == 0;
         }
     }
+
+    static final Duration TIMEOUT = Duration.ofMinutes(15);
 
     private final DockerClient client;
 
@@ -40,14 +51,26 @@ public final class ContainerExec {
     public Result sh(String container, String script) throws InterruptedException {
         String exec = client.execCreateCmd(container).withCmd("sh", "-c", script)
                 .withAttachStdout(true).withAttachStderr(true).exec().getId();
-        StringBuilder output = new StringBuilder();
-        client.execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>() {
+        CappedOutput output = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
+        ResultCallback.Adapter<Frame> stream = client.execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>() {
             @Override
             public void onNext(Frame frame) {
-                output.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+                output.append(frame.getPayload(), frame.getPayload().length);
             }
-        }).awaitCompletion();
+        });
+        try {
+            if (!stream.awaitCompletion(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                throw new IllegalStateException("sh -c in container " + container + " did not finish within "
+                        + TIMEOUT.toMinutes() + " min; the run goes on without it (it ends with the container)");
+            }
+        } finally {
+            try {
+                stream.close();
+            } catch (java.io.IOException e) {
+                // finished or abandoned either way
+            }
+        }
         Long exit = client.inspectExecCmd(exec).exec().getExitCodeLong();
-        return new Result(exit == null ? -1 : exit, output.toString().strip());
+        return new Result(exit == null ? -1 : exit, output.text().strip());
     }
 }

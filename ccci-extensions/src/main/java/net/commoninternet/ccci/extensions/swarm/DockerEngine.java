@@ -7,6 +7,7 @@ import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
 import java.time.Duration;
+import java.util.List;
 import org.apiguardian.api.API;
 
 /**
@@ -18,6 +19,7 @@ import org.apiguardian.api.API;
 public record DockerEngine(DockerClient client, DockerHttpClient http) implements AutoCloseable {
 
     static final String SETUP_HINT = "run scripts/setup-local-swarm as root to install and start it";
+    private static final String HOST = DefaultDockerClientConfig.createDefaultConfigBuilder().build().getDockerHost().toString();
 
     public static DockerEngine connect() {
         DefaultDockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
@@ -39,6 +41,69 @@ public record DockerEngine(DockerClient client, DockerHttpClient http) implement
                     + SETUP_HINT + ".");
         }
         return new DockerEngine(client, http);
+    }
+
+    /**
+     * Whether {@code failure} says the engine went away (stopped, restarting, its socket gone) or
+     * its swarm is not serving yet (the first seconds after a dockerd restart), rather than a
+     * request the engine refused: what the teardown retries, and what a run reports in one line.
+     */
+    public static boolean unreachable(Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < 20; depth++, t = t.getCause()) {
+            if (t instanceof java.net.SocketException || t instanceof java.nio.channels.ClosedChannelException
+                    || t instanceof java.net.SocketTimeoutException
+                    || t instanceof org.apache.hc.core5.http.NoHttpResponseException) {
+                return true;
+            }
+            String message = String.valueOf(t.getMessage());
+            for (String sign : GONE) {
+                if (message.contains(sign)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * What the docker CLI and the engine say when the engine is not there or its swarm is not
+     * ready; docker-java's own failure on a missing or dead socket is a {@code SocketException}
+     * ("No such file or directory", "Connection refused"), checked by type.
+     */
+    private static final List<String> GONE = List.of("Cannot connect to the Docker daemon", "error during connect",
+            "does not have a leader", "swarm is not ready", "This node is not a swarm manager");
+
+    /**
+     * What the engine said, without docker-java's wrapping: {@code Status 500: {"message":"..."}}
+     * becomes the message itself (an engine error is a sentence, not an HTTP body).
+     */
+    public static String engineSays(RuntimeException e) {
+        String text = String.valueOf(e.getMessage()).strip();
+        int body = text.indexOf('{');
+        if (body >= 0) {
+            try {
+                com.fasterxml.jackson.databind.JsonNode message = new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(text.substring(body)).path("message");
+                if (message.isTextual()) {
+                    return message.asText().strip();
+                }
+            } catch (java.io.IOException notJson) {
+                // not a JSON body: the text as it is
+            }
+        }
+        return text.replaceFirst("^Status \\d{3}: ", "");
+    }
+
+    /** One sentence for a run the engine's absence stopped: names the engine, the cause and what follows. */
+    public static String goneMessage(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return "the Docker engine at " + HOST + " stopped answering during the run (" + String.valueOf(root.getMessage()).strip()
+                + "): the run cannot go on; check that dockerd is running (" + SETUP_HINT + "); the teardown retried"
+                + " within its bound, and the next run's janitor reaps whatever is left.";
     }
 
     @Override

@@ -6,7 +6,8 @@ import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Service;
-import java.nio.charset.StandardCharsets;
+import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -61,11 +62,25 @@ public final class HttpProbe {
             }
             for (Map.Entry<String, String> label : labels.entrySet()) {
                 if (PORT_LABEL.matcher(label.getKey()).matches()) {
-                    return Optional.of(new Target(stack, service.getSpec().getName(), Integer.parseInt(label.getValue().trim())));
+                    return Optional.of(new Target(stack, service.getSpec().getName(),
+                            port(service.getSpec().getName(), label.getKey(), label.getValue())));
                 }
             }
         }
         return Optional.empty();
+    }
+
+    /** A port label's value as a port, or one sentence naming the service, the label and the fix. */
+    static int port(String service, String label, String value) {
+        String text = value == null ? "" : value.trim();
+        if (text.matches("[0-9]{1,5}")) {
+            int port = Integer.parseInt(text);
+            if (port >= 1 && port <= 65535) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("service " + service + " has label " + label + "=" + value + ", which is not a"
+                + " port number: set it to the port the service listens on (1-65535), for example " + label + "=80.");
     }
 
     /** One GET of {@code path} with {@code Host: domain}; redirects are not followed. */
@@ -149,15 +164,19 @@ public final class HttpProbe {
         return answer;
     }
 
-    /** wget writes the body to stdout and the status line and headers to stderr. */
+    /** wget writes the body to stdout and the status line and headers to stderr; each is capped as a child's output is. */
     private void logs(String id, StringBuilder stderr, StringBuilder stdout) throws InterruptedException {
+        CappedOutput err = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
+        CappedOutput out = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
         client.logContainerCmd(id).withStdOut(true).withStdErr(true).withFollowStream(false)
                 .exec(new ResultCallback.Adapter<Frame>() {
                     @Override
                     public void onNext(Frame frame) {
-                        String text = new String(frame.getPayload(), StandardCharsets.UTF_8);
-                        (frame.getStreamType() == com.github.dockerjava.api.model.StreamType.STDOUT ? stdout : stderr).append(text);
+                        (frame.getStreamType() == com.github.dockerjava.api.model.StreamType.STDOUT ? out : err)
+                                .append(frame.getPayload(), frame.getPayload().length);
                     }
                 }).awaitCompletion(30, TimeUnit.SECONDS);
+        stderr.append(err.text());
+        stdout.append(out.text());
     }
 }

@@ -31,16 +31,21 @@ import org.apiguardian.api.API;
  * its file. The price: only tasks on this node are seen, which is every task on ccci's
  * single-node swarm.
  *
- * <p>Bounded, so a chatty app cannot fill the disk: the daemon sends at most the last
- * {@value #MAX_LINES} lines of each task, the window keeps its last {@value #MAX_LINES}, and a
- * line is cut after {@value #MAX_LINE_CHARS} characters. A line is masked before it is cut, so
- * a cut never leaves part of a secret value behind.
+ * <p>Bounded, so a chatty app can exhaust neither the disk nor the heap: the daemon sends at most
+ * the last {@value #MAX_LINES} lines of each task; while they arrive, a line keeps its first
+ * {@value #LINE_BYTES_KEPT} bytes and a task its last {@value #TASK_BYTES_KEPT} bytes of lines (the
+ * oldest are dropped first); the window keeps its last {@value #MAX_LINES} lines, and a rendered
+ * line is cut after {@value #MAX_LINE_CHARS} characters. A line is masked before it is cut, and it
+ * keeps far more than is rendered, so a cut never leaves part of a secret value behind. What a run
+ * writes of them in all is bounded by {@code TierServiceLogs}.
  */
 @API(status = API.Status.INTERNAL)
 public final class ServiceLog {
 
     static final int MAX_LINES = 5_000;
     static final int MAX_LINE_CHARS = 2_000;
+    static final int LINE_BYTES_KEPT = 16 * 1024;
+    static final int TASK_BYTES_KEPT = 8 * 1024 * 1024;
     static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
 
     private static final String SERVICE_ID = "com.docker.swarm.service.id";
@@ -57,11 +62,15 @@ public final class ServiceLog {
     public static Window read(DockerClient client, String serviceId, String stack, Instant after, Instant until)
             throws InterruptedException {
         List<Line> received = new ArrayList<>();
+        boolean dropped = false;
         for (Container container : client.listContainersCmd().withShowAll(true)
                 .withLabelFilter(Map.of(SERVICE_ID, serviceId)).exec()) {
-            received.addAll(readTask(client, container.getId(), taskName(container.getLabels(), stack), after));
+            Collector task = readTask(client, container.getId(), taskName(container.getLabels(), stack), after);
+            received.addAll(task.lines());
+            dropped |= task.dropped;
         }
-        return Window.of(received, after, until);
+        Window window = Window.of(received, after, until);
+        return dropped ? new Window(window.lines(), true) : window;
     }
 
     /** {@code <stack>_app.1.<25-character task id>} as {@code app.1.<first 12>}, like the CLI. */
@@ -74,7 +83,7 @@ public final class ServiceLog {
         return id >= 0 && name.length() - id - 1 > 12 ? name.substring(0, id + 13) : name;
     }
 
-    private static List<Line> readTask(DockerClient client, String containerId, String task, Instant after)
+    private static Collector readTask(DockerClient client, String containerId, String task, Instant after)
             throws InterruptedException {
         Collector collector = new Collector(task);
         // `since` takes whole seconds; the window's exact edges are applied in Window.of.
@@ -89,12 +98,13 @@ public final class ServiceLog {
         } finally {
             closeQuietly(callback);
         }
-        return collector.lines();
+        return collector;
     }
 
     /** The lines of one window, and whether lines before them may have been left out. */
     public record Window(List<Line> lines, boolean cut) {
 
+        /** The lines in the window; cut if the daemon's tail or the per-task bound may have left some out. */
         static Window of(List<Line> received, Instant after, Instant until) {
             List<Line> inWindow = received.stream()
                     .filter(l -> l.time().isAfter(after) && !l.time().isAfter(until))
@@ -109,7 +119,8 @@ public final class ServiceLog {
         public String render(Collection<String> secrets) {
             StringBuilder out = new StringBuilder();
             if (cut) {
-                out.append("[ccci: only the last ").append(MAX_LINES).append(" lines of this tier are kept]\n");
+                out.append("[ccci: only the last ").append(MAX_LINES).append(" lines (at most ").append(TASK_BYTES_KEPT >> 20)
+                        .append(" MiB of them per task) of this tier are kept]\n");
             }
             for (Line line : lines) {
                 String text = (String) SecretMasking.mask(null, line.text(), secrets);
@@ -145,15 +156,16 @@ public final class ServiceLog {
      * Frames need not end at line ends: each stream's bytes are buffered and split at newlines
      * (a newline byte never occurs inside a UTF-8 character). A line keeps its first
      * {@value #LINE_BYTES_KEPT} bytes, far more than a rendered line shows, so the mask still sees
-     * every secret value in the part that is written. A line that does not parse (a continuation)
+     * every secret value in the part that is written, and only the task's last {@value #TASK_BYTES_KEPT}
+     * bytes of lines are kept. A line that does not parse (a continuation)
      * takes the time and task of the line before it.
      */
     private static final class Collector extends ResultCallback.Adapter<Frame> {
-        private static final int LINE_BYTES_KEPT = 64 * 1024;
-
         private final String task;
         private final Map<StreamType, Pending> pending = new EnumMap<>(StreamType.class);
-        private final List<Line> lines = new ArrayList<>();
+        private final java.util.ArrayDeque<Line> lines = new java.util.ArrayDeque<>();
+        private long bytesKept;
+        private boolean dropped;
         private Line previous;
 
         Collector(String task) {
@@ -178,7 +190,12 @@ public final class ServiceLog {
                 line = new Line(previous.time(), previous.task(), raw);
             }
             if (line != null) {
-                lines.add(line);
+                lines.addLast(line);
+                bytesKept += line.text().length();
+                while (bytesKept > TASK_BYTES_KEPT && lines.size() > 1) {
+                    bytesKept -= lines.removeFirst().text().length();
+                    dropped = true;
+                }
                 previous = line;
             }
         }

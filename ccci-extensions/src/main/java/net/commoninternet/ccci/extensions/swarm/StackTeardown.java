@@ -44,7 +44,8 @@ public final class StackTeardown {
      */
     public List<String> teardownApp(String domain, java.nio.file.Path servers) throws java.io.IOException {
         List<String> left = teardown(AppNaming.stackName(domain));
-        if (java.nio.file.Files.isDirectory(servers)) {
+        // An env file is also how the next janitor finds the app: kept while the stack is not gone.
+        if (left.isEmpty() && java.nio.file.Files.isDirectory(servers)) {
             try (java.util.stream.Stream<java.nio.file.Path> dirs = java.nio.file.Files.list(servers)) {
                 for (java.nio.file.Path dir : (Iterable<java.nio.file.Path>) dirs::iterator) {
                     java.nio.file.Files.deleteIfExists(dir.resolve(domain + ".env"));
@@ -63,10 +64,40 @@ public final class StackTeardown {
      */
     public List<String> teardown(String stack) {
         long deadline = System.nanoTime() + TEARDOWN_LIMIT.toNanos();
-        List<String> left = removalPass(stack, deadline);
-        while (!left.isEmpty() && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(POLL_NANOS);
-            left = removalPass(stack, deadline);
+        boolean interrupted = Thread.interrupted();
+        boolean announced = false;
+        List<String> left;
+        try {
+            while (true) {
+                try {
+                    left = removalPass(stack, deadline);
+                    if (left.isEmpty() || System.nanoTime() >= deadline) {
+                        break;
+                    }
+                } catch (RuntimeException e) {
+                    // The engine went away (a dockerd restart, a stop): swarm's state outlives it, so
+                    // the teardown waits for it to come back, within its bound, and goes on.
+                    if (!DockerEngine.unreachable(e)) {
+                        throw e;
+                    }
+                    if (System.nanoTime() >= deadline) {
+                        left = List.of("the whole stack (the Docker engine did not answer within "
+                                + TEARDOWN_LIMIT.toMinutes() + " min: " + e.getMessage() + ")");
+                        break;
+                    }
+                    if (!announced) {
+                        LOG.warn("!! teardown of {}: the Docker engine is not answering ({}) — retrying for at most {} min !!",
+                                stack, e.getMessage(), TEARDOWN_LIMIT.toMinutes());
+                        announced = true;
+                    }
+                }
+                interrupted |= pause();
+            }
+        } finally {
+            // Not interruptible (its own limit bounds it): an interrupt is kept for the caller.
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         if (left.isEmpty()) {
             LOG.info("stack {} removed: no service, container, volume, secret, config or network left", stack);
@@ -74,6 +105,12 @@ public final class StackTeardown {
             LOG.warn("stack {} teardown left: {}", stack, left);
         }
         return left;
+    }
+
+    /** One poll interval; returns whether an interrupt arrived (cleared, so later waits still wait). */
+    private static boolean pause() {
+        LockSupport.parkNanos(POLL_NANOS);
+        return Thread.interrupted();
     }
 
     private List<String> removalPass(String stack, long deadline) {
@@ -142,8 +179,12 @@ public final class StackTeardown {
     }
 
     private static void waitUntil(java.util.function.BooleanSupplier condition, long deadline) {
+        boolean interrupted = false;
         while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(POLL_NANOS);
+            interrupted |= pause();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -74,7 +74,7 @@ public final class RecipeFetch {
 
     private Fetched checkout(Path target, String ref) throws IOException, InterruptedException {
         if (ref != null) {
-            git(target, "checkout", "--quiet", ref);
+            moveTo(target, ref);
         }
         String commit = git(target, "rev-parse", "HEAD").output().strip();
         return new Fetched(target, commit, releases(git(target, "tag", "--list").output()));
@@ -116,9 +116,21 @@ public final class RecipeFetch {
         return lightweight;
     }
 
-    /** Moves the tree to {@code ref} (a release tag or a commit). */
+    /**
+     * Moves the tree to {@code ref} (a commit, branch or tag): resolved to a commit first, with
+     * option parsing ended, then checked out by id; a ref git cannot resolve is one sentence
+     * naming the fix, not git's own error.
+     */
     public void moveTo(Path dir, String ref) throws IOException, InterruptedException {
-        git(dir, "checkout", "--quiet", ref);
+        ChildProcesses.Result resolved = processes.run(command(dir, "rev-parse", "--verify", "--quiet", "--end-of-options",
+                ref + "^{commit}"), null);
+        String commit = resolved.output().strip();
+        if (!resolved.ok() || !commit.matches("[0-9a-f]{40}")) {
+            throw new IOException("ref '" + ref + "' is not a commit, branch or tag of the recipe in " + dir.getFileName()
+                    + " (git cannot resolve it): pass -Dccci.ref=<a commit id, branch or tag of the recipe's repository>,"
+                    + " or leave it out to test the recipe's HEAD.");
+        }
+        git(dir, "checkout", "--quiet", "--detach", commit);
     }
 
     /** The file at {@code ref} without checking it out, or empty if it does not exist there. */

@@ -6,8 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apiguardian.api.API;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The run-scoped state files (spec section 3): the deploy count, op state, dependencies and
@@ -26,9 +31,30 @@ import org.apiguardian.api.API;
  * {@code /tmp}: that folder is outside the Drone workspace, not world-writable (no planted
  * links), sandboxed with the runs dir in tests, and keeps a killed run's state next to its
  * other leftovers for a post-mortem. A normal end removes them.
+ *
+ * <p>The files are evidence for children and post-mortems, never the verdict's source: the run
+ * keeps its own count in memory, and a write that fails (a full disk under the runs folder) is
+ * said once and the run goes on, its verdict unchanged. Only {@link #create} must succeed.
  */
 @API(status = API.Status.INTERNAL)
-public record RunState(Path deploys, Path opState, Path deps, Path depSkip) {
+public final class RunState {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunState.class);
+
+    private final Path deploys;
+    private final Path opState;
+    private final Path deps;
+    private final Path depSkip;
+    /** The run's deploy count; the file mirrors it for children. */
+    private final AtomicInteger count = new AtomicInteger();
+    private final AtomicBoolean writeFailed = new AtomicBoolean();
+
+    private RunState(Path deploys, Path opState, Path deps, Path depSkip) {
+        this.deploys = deploys;
+        this.opState = opState;
+        this.deps = deps;
+        this.depSkip = depSkip;
+    }
 
     public static RunState create(Path runDir, String runId, long pid) throws IOException {
         Files.createDirectories(runDir);
@@ -42,36 +68,52 @@ public record RunState(Path deploys, Path opState, Path deps, Path depSkip) {
         return state;
     }
 
+    public Path deploys() {
+        return deploys;
+    }
+
+    public Path opState() {
+        return opState;
+    }
+
+    public Path deps() {
+        return deps;
+    }
+
+    public Path depSkip() {
+        return depSkip;
+    }
+
     /** The exact paths, for every child process of the run. */
     public Map<String, String> environment() {
         return Map.of("CCCI_DEPLOYS_FILE", deploys.toString(), "CCCI_OPSTATE_FILE", opState.toString(),
                 "CCCI_DEPS_FILE", deps.toString(), "CCCI_DEPSKIP_FILE", depSkip.toString());
     }
 
-    public int deployCount() throws IOException {
-        return Integer.parseInt(Files.readString(deploys, StandardCharsets.UTF_8).strip());
+    public int deployCount() {
+        return count.get();
     }
 
     /** Counts one more deploy of the run's app; returns the new count. */
-    public int countDeploy() throws IOException {
-        int count = deployCount() + 1;
-        writeDeploys(count);
-        return count;
+    public int countDeploy() {
+        int now = count.incrementAndGet();
+        bestEffort(() -> writeDeploys(now));
+        return now;
     }
 
     /** Appends an operation to the op-state file (one line each), for tier children and post-mortems. */
-    public void recordOperation(String operation) throws IOException {
-        Files.writeString(opState, operation + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    public void recordOperation(String operation) {
+        append(opState, operation);
     }
 
     /** Appends a cold dependency's app domain to the deps file (one line each). */
-    public void recordDependency(String domain) throws IOException {
-        Files.writeString(deps, domain + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    public void recordDependency(String domain) {
+        append(deps, domain);
     }
 
     /** Appends a line to the dependency-skip report: a dependency not used as configured, and why. */
-    public void recordDependencySkip(String line) throws IOException {
-        Files.writeString(depSkip, line + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    public void recordDependencySkip(String line) {
+        append(depSkip, line);
     }
 
     /** A normal end removes the files; a killed run's stay with its run folder. */
@@ -79,6 +121,26 @@ public record RunState(Path deploys, Path opState, Path deps, Path depSkip) {
         for (Path file : List.of(deploys, opState, deps, depSkip)) {
             Files.deleteIfExists(file);
         }
+    }
+
+    private void append(Path file, String line) {
+        bestEffort(() -> Files.writeString(file, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND));
+    }
+
+    private void bestEffort(Write write) {
+        try {
+            write.run();
+        } catch (IOException e) {
+            if (writeFailed.compareAndSet(false, true)) {
+                LOG.warn("!! could not write the run's state files in {} ({}): the run goes on, its count kept in memory;"
+                        + " the CCCI_*_FILE files may be stale from here on !!", deploys.getParent(), e.toString());
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Write {
+        void run() throws IOException;
     }
 
     /** Replaced by rename, so a tier child reading the count never sees a half-written number. */

@@ -60,7 +60,7 @@ class ServiceLogTest {
 
         assertThat(window.cut()).isTrue();
         assertThat(written).hasSize(ServiceLog.MAX_LINES + 1);
-        assertThat(written.get(0)).isEqualTo("[ccci: only the last 5000 lines of this tier are kept]");
+        assertThat(written.get(0)).isEqualTo("[ccci: only the last 5000 lines (at most 8 MiB of them per task) of this tier are kept]");
         assertThat(written.get(1)).endsWith("| line 11");
         assertThat(written.get(written.size() - 1)).endsWith("| line 5010");
     }

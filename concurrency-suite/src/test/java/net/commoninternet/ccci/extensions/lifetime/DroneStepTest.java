@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Map;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.MavenRun;
@@ -30,6 +31,7 @@ class DroneStepTest {
     private static final Path DRONE_STEP = MavenRun.ROOT.resolve("scripts/drone-step");
     private static final int SIGKILL = 9;
     private static final int SIGTERM = 15;
+    private static final String GRACE = "CCCI_DRONE_STEP_GRACE";
 
     /** "maven" and its "fork", as Surefire runs them: the fork outlives maven on TERM. */
     private static final String FAKE_BUILD = """
@@ -100,6 +102,50 @@ class DroneStepTest {
         assertThat(Helper.Stat.groupAlive(maven)).isFalse();
         assertThat(step.output()).containsSubsequence("forwarding to the build's process group " + maven,
                 "fork: teardown end");
+    }
+
+    /** A build that ignores TERM, and a grandchild of it that does too: the step still ends, after the grace it printed. */
+    @Test
+    void aCancelledBuildThatIgnoresTermIsKilledAfterThePrintedGraceSoTheStepEnds() throws Exception {
+        Helper step = helpers.start(List.of("bash", DRONE_STEP.toString(), "bash", "-c",
+                "trap '' TERM; sleep 600 & echo \"ready pid=$$\"; while :; do wait; done"), Map.of(GRACE, "2"));
+        long build = Long.parseLong(step.awaitLine("ready pid=").split("=")[1]);
+
+        step.signal(SIGTERM);
+
+        assertThat(step.awaitExit()).as(step.describe()).isEqualTo(128 + SIGKILL);
+        assertThat(step.output()).containsSubsequence(
+                "drone-step: TERM: forwarding to the build's process group " + build
+                        + ", then waiting until all of it has exited (KILL after 2 s)",
+                "drone-step: the build's process group " + build + " is still alive 2 s after the TERM: sending KILL");
+        assertThat(Helper.Stat.groupAlive(build)).isFalse();
+    }
+
+    /** After a normal end, a straggler that ignores TERM is killed after the grace, and the build's 0 stays 0. */
+    @Test
+    void aStragglerThatIgnoresTermAfterAGreenBuildIsKilledAndTheBuildStaysGreen() throws Exception {
+        // The build ends only once its straggler ignores TERM (it writes its pid after the trap).
+        Path ready = sandbox.resolve("straggler.pid");
+        Helper step = helpers.start(List.of("bash", DRONE_STEP.toString(), "bash", "-c",
+                "(trap '' TERM; echo $BASHPID > " + ready + ".new && mv " + ready + ".new " + ready + "; exec sleep 600) &"
+                        + " while [ ! -s " + ready + " ]; do :; done; echo \"straggler $(cat " + ready + ")\"; exit 0"),
+                Map.of(GRACE, "2"));
+        long straggler = Long.parseLong(step.awaitLine("straggler ").split(" ")[1]);
+
+        assertThat(step.awaitExit()).as(step.describe()).isZero();
+        assertThat(step.output()).containsSubsequence("the build exited 0; waiting for the rest of its process group",
+                "(KILL after 2 s)", "is still alive 2 s after the TERM: sending KILL");
+        assertThat(Helper.Stat.of(straggler).filter(s -> s.state() != 'Z')).isEmpty();
+    }
+
+    @Test
+    void aGraceThatIsNotANumberIsRefusedBeforeTheBuildStarts() throws Exception {
+        Helper step = helpers.start(List.of("bash", DRONE_STEP.toString(), "sh", "-c", "echo the build ran"),
+                Map.of(GRACE, "ten"));
+
+        assertThat(step.awaitExit()).isEqualTo(2);
+        assertThat(step.output()).contains("CCCI_DRONE_STEP_GRACE='ten' is not a number of seconds")
+                .doesNotContain("the build ran");
     }
 
     @Test

@@ -36,6 +36,7 @@ class JanitorTest {
     private static final String A = "cust-aaaaaa.ci.commoninternet.net";
     private static final String B = "cust-bbbbbb.ci.commoninternet.net";
     private static final Duration LONG_HELD = Duration.ofMinutes(120);
+    private static final int SIGTERM = 15;
 
     @TempDir
     Path locks;
@@ -150,6 +151,36 @@ class JanitorTest {
         } finally {
             secondDone.countDown();
         }
+    }
+
+    /**
+     * SIGTERM to a run while its janitor reaps an orphan: that reap finishes (no half-reaped
+     * app), its lockfile is unlinked, no further orphan is taken, the run ends 143, and the next
+     * sweep reaps what was left.
+     */
+    @Test
+    void aSigtermDuringAReapLetsItFinishTakesNoFurtherOrphanAndTheNextSweepReapsTheRest(@TempDir Path gates)
+            throws Exception {
+        deadRun(A);
+        deadRun(B);
+        Path release = gates.resolve("release");
+        try (Helper run = Helper.jvm(SweepUnderGuards.class, locks.toString(), release.toString(), A, B)) {
+            run.awaitLine("sweep: reaping " + A);
+
+            run.signal(SIGTERM);
+            run.awaitLine("SIGTERM: stopping the run");
+            Files.createFile(release);
+
+            assertThat(run.awaitExit()).as(run.describe()).isEqualTo(143);
+            assertThat(run.output()).containsSubsequence("sweep: reaping " + A, "sweep: reaped " + A,
+                    "janitor: " + A + " reaped", "== janitor: the run is stopping — 1 candidate(s) left unprobed",
+                    "sweep: outcomes {" + A + "=REAPED}").doesNotContain("reaping " + B, "reaping " + A + " failed");
+        }
+        assertThat(lockfile(A)).doesNotExist();
+        assertThat(lockfile(B)).exists();
+
+        assertThat(recordingJanitor().sweep(Set.of(B))).containsExactly(Map.entry(B, Outcome.REAPED));
+        assertThat(reaped).containsExactly(B);
     }
 
     @Test

@@ -6,8 +6,19 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Volume;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import net.commoninternet.ccci.testing.EngineRestart;
+import net.commoninternet.ccci.testing.LogCapture;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import net.commoninternet.ccci.testing.LocalImages;
@@ -33,11 +44,77 @@ class StackTeardownTest {
     @AfterEach
     void removeWhatThisTestCreated() throws Exception {
         DockerClient client = docker.client();
+        new StackTeardown(client).teardown(stack);
         client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec()
                 .forEach(c -> client.removeContainerCmd(c.getId()).withForce(true).exec());
         client.listVolumesCmd().withFilter("label", java.util.List.of(StackLabels.filter(stack))).exec().getVolumes()
                 .forEach(v -> client.removeVolumeCmd(v.getName()).exec());
         docker.close();
+    }
+
+    /**
+     * The engine goes away mid-teardown, for real: dockerd is stopped with the stack deployed
+     * (swarm's state outlives it), the teardown starts against no engine, says so in one line and
+     * retries; the engine is started again as the set-up starts it, and the same teardown call
+     * removes everything, within its bound.
+     */
+    @Test
+    void aTeardownWhileTheEngineIsDownSaysSoRetriesWithinItsBoundAndRemovesTheStackOnceItIsBack(@TempDir Path dir)
+            throws Exception {
+        Path compose = dir.resolve("compose.yml");
+        Files.writeString(compose, """
+                version: "3.8"
+                services:
+                  app:
+                    image: %s
+                    command: ["sh", "-c", "trap 'exit 0' TERM; while :; do sleep 1; done"]
+                    volumes: ["data:/data"]
+                volumes:
+                  data:
+                """.formatted(LocalImages.BUSYBOX), StandardCharsets.UTF_8);
+        Process deploy = new ProcessBuilder("/usr/local/bin/docker", "stack", "deploy", "--detach=true", "--resolve-image",
+                "never", "-c", compose.toString(), stack).redirectErrorStream(true).start();
+        assertThat(deploy.waitFor()).as(new String(deploy.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+        DockerClient client = docker.client();
+        awaitRunningContainer(client);
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try (LogCapture log = new LogCapture(StackTeardown.class)) {
+            EngineRestart.stop();
+            Future<List<String>> teardown = thread.submit(() -> new StackTeardown(client).teardown(stack));
+            awaitLine(log, "the Docker engine is not answering", teardown);
+
+            EngineRestart.start();
+
+            assertThat(teardown.get(4, TimeUnit.MINUTES)).isEmpty();
+            assertThat(log.lines()).filteredOn(l -> l.contains("not answering")).hasSize(1).first().asString()
+                    .startsWith("!! teardown of " + stack + ": the Docker engine is not answering (");
+        } finally {
+            thread.shutdownNow();
+            if (!EngineRestart.swarmActive()) {
+                EngineRestart.start();
+            }
+        }
+        assertThat(new StackTeardown(client).leftovers(stack)).isEmpty();
+    }
+
+    private void awaitRunningContainer(DockerClient client) {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (client.listContainersCmd().withLabelFilter(StackLabels.of(stack)).exec().isEmpty()) {
+            assertThat(System.nanoTime()).as("a running container of " + stack).isLessThan(deadline);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+        }
+    }
+
+    /** Waits until the teardown has said {@code fragment} (observed, not timed), or fails if it ended without. */
+    private static void awaitLine(LogCapture log, String fragment, Future<?> writer) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (log.lines().stream().noneMatch(l -> l.contains(fragment))) {
+            if (writer.isDone()) {
+                throw new AssertionError("the teardown ended without saying '" + fragment + "': " + writer.get() + " " + log.lines());
+            }
+            assertThat(System.nanoTime()).as("the teardown said " + fragment).isLessThan(deadline);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
     }
 
     @Test

@@ -28,7 +28,8 @@ public final class StateRun {
         if (!"end".equals(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine())) {
             throw new IllegalStateException("expected 'end' on stdin");
         }
-        say("deploys at end=" + state.deployCount());
+        // The file, not the run's own count: what a second run must not have reset.
+        say("deploys at end=" + java.nio.file.Files.readString(state.deploys(), StandardCharsets.UTF_8).strip());
         state.remove();
         say("ended");
     }

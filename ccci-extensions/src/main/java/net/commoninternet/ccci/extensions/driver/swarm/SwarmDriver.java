@@ -115,26 +115,30 @@ public final class SwarmDriver implements AppDriver {
     void requireImages(App app) throws IOException, InterruptedException {
         for (Map.Entry<String, JsonNode> service : ComposeConfig.of(app, processes).services()) {
             String image = service.getValue().path("image").asText("");
-            if (!image.isEmpty() && !present(image)) {
-                throw new IllegalStateException("image " + image + " of service " + service.getKey() + " is not on this host"
-                        + " and could not be pulled: build or load it first (scripts/setup-local-swarm builds the"
-                        + " bundled recipes' images).");
+            Optional<String> missing = image.isEmpty() ? Optional.empty() : whyMissing(image);
+            if (missing.isPresent()) {
+                throw new IllegalStateException("image " + image + " of service " + service.getKey() + " is neither on"
+                        + " this host nor pullable (" + missing.get() + "): build or load it first"
+                        + " (scripts/setup-local-swarm builds the bundled recipes' images), or fix the image name.");
             }
         }
     }
 
-    private boolean present(String image) throws InterruptedException {
+    /** Empty if the image is on this host or was pulled now; else why it is not, in the engine's words. */
+    private Optional<String> whyMissing(String image) throws InterruptedException {
         try {
             docker.client().inspectImageCmd(image).exec();
-            return true;
+            return Optional.empty();
         } catch (com.github.dockerjava.api.exception.NotFoundException e) {
+            LOG.info("image {} not on this host: pulling", image);
             try {
-                LOG.info("image {} not on this host: pulling", image);
-                return docker.client().pullImageCmd(image).start().awaitCompletion(2, java.util.concurrent.TimeUnit.MINUTES);
+                return docker.client().pullImageCmd(image).start().awaitCompletion(2, java.util.concurrent.TimeUnit.MINUTES)
+                        ? Optional.empty() : Optional.of("the pull did not finish within 2 min");
             } catch (RuntimeException pullFailed) {
-                LOG.warn("pulling {} failed: {}", image, pullFailed.getMessage());
-                return false;
+                return Optional.of("pulling it failed: " + DockerEngine.engineSays(pullFailed));
             }
+        } catch (RuntimeException refused) {
+            return Optional.of(DockerEngine.engineSays(refused));
         }
     }
 

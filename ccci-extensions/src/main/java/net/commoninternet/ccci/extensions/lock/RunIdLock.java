@@ -1,0 +1,62 @@
+package net.commoninternet.ccci.extensions.lock;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apiguardian.api.API;
+
+/**
+ * One run id, one live run. Resource: a run's folder, {@code <runs dir>/<run id>/} (its ABRA_DIR,
+ * recipe tree, state files, run.log, results). Invariant: no two live runs ever share it; a
+ * second run given a live run's id refuses at once, before it writes anything there (it would
+ * empty the live run's recipe tree and append to its run.log), while the folder of a run that
+ * has ended may be reused. Scope: the host, like the app lock: an exclusive {@code flock(2)} on
+ * {@code <run folder>/run.lock} (close-on-exec, no symlink followed), held until the process dies
+ * and released by the kernel however it dies. Linearization point: the {@code LOCK_NB}
+ * acquisition, taken before anything of the run is written to the folder.
+ *
+ * <table>
+ *   <caption>races</caption>
+ *   <tr><th>A</th><th>B</th><th>outcome</th></tr>
+ *   <tr><td>run 1 holds id X</td><td>run 2 starts with id X</td><td>run 2 refuses, nothing of run 1 touched</td></tr>
+ *   <tr><td>run 1 with id X was killed</td><td>run 2 starts with id X</td><td>the kernel released the lock: run 2
+ *       takes the folder</td></tr>
+ *   <tr><td>two runs start with id X at once</td><td></td><td>flock admits one; the other refuses</td></tr>
+ * </table>
+ * The lockfile is never unlinked (unlike app lockfiles), so there is no stale-inode case: the
+ * folder's retention removes it with the folder, when no run uses the id.
+ */
+@API(status = API.Status.INTERNAL)
+public final class RunIdLock {
+
+    static final String FILE = "run.lock";
+
+    /** Descriptors held for the life of the process: no garbage collector can close them. */
+    private static final Set<Integer> HELD = ConcurrentHashMap.newKeySet();
+
+    private RunIdLock() {
+    }
+
+    /**
+     * Takes the run folder for this process, creating it if needed.
+     *
+     * @throws IllegalStateException naming the fix, when a live run holds the id
+     */
+    public static void acquire(Path runDir, String runId) throws IOException {
+        if (Files.exists(runDir) && !Files.isDirectory(runDir)) {
+            throw new IllegalStateException("the run folder " + runDir + " is a file, not a folder: remove it, or give this"
+                    + " run its own -Dccci.run-id.");
+        }
+        Files.createDirectories(runDir);
+        try (LockFile file = LockFile.open(runDir.resolve(FILE))) {
+            if (!file.tryLock()) {
+                throw new IllegalStateException("run id " + runId + " belongs to a live run (its folder " + runDir
+                        + " is locked by another process): give this run an id of its own with -Dccci.run-id=<id>"
+                        + " (a Drone build number is unique), or wait for that run to end.");
+            }
+            HELD.add(file.keep());
+        }
+    }
+}
