@@ -16,7 +16,8 @@ import org.apiguardian.api.API;
 
 /**
  * Every child process of a run starts here, so every child gets the run's environment
- * ({@code ABRA_DIR} above all), and no child can wedge the run.
+ * ({@code ABRA_DIR} above all) and nothing else of ccci's ({@link ChildEnvironment}), and no
+ * child can wedge the run.
  *
  * <p>Resource: the processes a child starts (docker, git, abra, hooks, {@code install_steps.sh}
  * and whatever they start in turn). Invariant: when {@link #run} returns or throws, none of them
@@ -77,6 +78,9 @@ public final class ChildProcesses {
         }
     }
 
+    /** What every child gets of ccci's own environment ({@link ChildEnvironment#FROM_HOST}). */
+    private static final Map<String, String> FROM_HOST = ChildEnvironment.fromHost(System.getenv());
+
     private final Map<String, String> environment;
     /** The group ids of the children running now. */
     private final Set<Long> live = ConcurrentHashMap.newKeySet();
@@ -97,8 +101,13 @@ public final class ChildProcesses {
         if (workDir != null) {
             builder.directory(workDir.toFile());
         }
-        builder.environment().putAll(environment);
-        builder.environment().putAll(extraEnv);
+        // Never the JVM's whole environment (CI secrets): the host's allowlist, the caller's
+        // values, then the run's own, which no caller's value can replace.
+        Map<String, String> childEnv = builder.environment();
+        childEnv.clear();
+        childEnv.putAll(FROM_HOST);
+        childEnv.putAll(extraEnv);
+        childEnv.putAll(environment);
         Process process = builder.start();
         long group = process.pid();
         live.add(group);

@@ -37,4 +37,25 @@ class AppTest {
                 + " its .env.sample appends to COMPOSE_FILE (\"$COMPOSE_FILE:...\") with no COMPOSE_FILE line before it, or"
                 + " has a doubled ':'; set COMPOSE_FILE=\"compose.yml\" first.");
     }
+
+    @Test
+    void anEnvNameThatWouldSteerCccisOwnChildrenIsRefusedBeforeAnyChildGetsIt() throws Exception {
+        for (String name : new String[] {"LD_PRELOAD", "DOCKER_HOST", "PATH", "GIT_CONFIG_COUNT", "HOME"}) {
+            App app = app("DOMAIN=x\n" + name + "=/tmp/evil\n");
+
+            assertThatThrownBy(app::deployEnv).as(name).isInstanceOf(IllegalStateException.class).hasMessage("guestbook:"
+                    + " the app's env (its .env.sample, EXTRA_ENV or a hook) sets " + name + ", which would change how"
+                    + " ccci's own docker CLI and git run, not the app (a recipe's environment only feeds its compose"
+                    + " files): remove it from .env.sample, or rename it there and in the compose file.");
+        }
+        assertThat(app("DOMAIN=x\nDB_HOST=db\n").deployEnv()).containsEntry("DB_HOST", "db").containsKey("STACK_NAME");
+    }
+
+    @Test
+    void anAbraShExportThatWouldSteerAChildIsRefusedToo() throws Exception {
+        Files.writeString(recipe.resolve("abra.sh"), "export LD_PRELOAD=/tmp/evil.so\n");
+
+        assertThatThrownBy(app("DOMAIN=x\n")::deployEnv).hasMessageStartingWith("guestbook: the recipe's abra.sh sets"
+                + " LD_PRELOAD");
+    }
 }
