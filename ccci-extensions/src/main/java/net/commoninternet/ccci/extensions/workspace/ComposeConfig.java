@@ -33,7 +33,8 @@ public record ComposeConfig(String text, JsonNode tree) {
         List<String> files = app.composeFiles();
         List<String> command = new ArrayList<>(List.of("docker", "stack", "config"));
         for (String file : files) {
-            if (!Files.isRegularFile(app.recipeDir().resolve(file))) {
+            // COMPOSE_FILE comes with the recipe: /etc/x.yml or ../../x.yml is no file of it
+            if (!Files.isRegularFile(RecipeTree.inside(app.recipeDir(), file, "COMPOSE_FILE names"))) {
                 throw new IOException("COMPOSE_FILE of " + app.recipe() + " names " + file + ", which the recipe does not"
                         + " have: fix COMPOSE_FILE in its .env.sample.");
             }

@@ -2,7 +2,9 @@ package net.commoninternet.ccci.extensions.workspace;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -13,6 +15,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import org.apache.commons.io.FileUtils;
+import org.apache.commons.io.file.PathUtils;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +30,9 @@ import org.slf4j.LoggerFactory;
  *       with fixed dates so the commit ids, and so the run domain, are the same on every host;
  *   <li>a plain recipe folder ({@code compose.yml} at its top): committed once as it is.
  * </ul>
+ * Copies never follow a symbolic link ({@link #copyTree}: {@code h -> /} is copied as the link,
+ * not as the host's disk), and every tree the run checks out is refused if a link in it leaves it
+ * ({@link RecipeTree#requireSelfContained}), before anything reads it.
  */
 @API(status = API.Status.INTERNAL)
 public final class RecipeFetch {
@@ -49,7 +55,7 @@ public final class RecipeFetch {
         } else if (Files.isDirectory(source.resolve("versions"))) {
             materialize(source.resolve("versions"), target);
         } else if (Files.isRegularFile(source.resolve("compose.yml"))) {
-            FileUtils.copyDirectory(source.toFile(), target.toFile());
+            copyTree(source, target);
             commitAll(target, "working tree of " + source.getFileName(), 0);
         } else {
             throw new IOException("recipe folder " + source + " holds neither a git repository, versions/<version>/"
@@ -64,17 +70,29 @@ public final class RecipeFetch {
      * ref out under the staged clone or another run.
      */
     public Fetched copyStaged(Path staged, Path target, String ref) throws IOException, InterruptedException {
-        if (!Files.isDirectory(staged.resolve(".git"))) {
+        if (!Files.isDirectory(staged.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException("CCCI_SKIP_FETCH is set but " + staged + " holds no staged git clone of the recipe:"
                     + " clone it there first, or unset CCCI_SKIP_FETCH.");
         }
-        FileUtils.copyDirectory(staged.toFile(), target.toFile());
+        copyTree(staged, target);
         return checkout(target, ref);
+    }
+
+    /**
+     * A copy of {@code source} into {@code target} that never follows a symbolic link: a link is
+     * copied as the link (commons-io's {@code FileUtils.copyDirectory} descends into a linked
+     * directory even when told not to follow links). Modes and dates are kept: git trusts them.
+     */
+    static void copyTree(Path source, Path target) throws IOException {
+        Files.createDirectories(target.getParent());
+        PathUtils.copyDirectory(source, target, LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
     }
 
     private Fetched checkout(Path target, String ref) throws IOException, InterruptedException {
         if (ref != null) {
             moveTo(target, ref);
+        } else {
+            RecipeTree.requireSelfContained(target);
         }
         String commit = git(target, "rev-parse", "HEAD").output().strip();
         return new Fetched(target, commit, releases(git(target, "tag", "--list").output()));
@@ -119,7 +137,7 @@ public final class RecipeFetch {
     /**
      * Moves the tree to {@code ref} (a commit, branch or tag): resolved to a commit first, with
      * option parsing ended, then checked out by id; a ref git cannot resolve is one sentence
-     * naming the fix, not git's own error.
+     * naming the fix, not git's own error. The tree at its new ref must hold no link leaving it.
      */
     public void moveTo(Path dir, String ref) throws IOException, InterruptedException {
         ChildProcesses.Result resolved = processes.run(command(dir, "rev-parse", "--verify", "--quiet", "--end-of-options",
@@ -131,6 +149,7 @@ public final class RecipeFetch {
                     + " or leave it out to test the recipe's HEAD.");
         }
         git(dir, "checkout", "--quiet", "--detach", commit);
+        RecipeTree.requireSelfContained(dir);
     }
 
     /** The file at {@code ref} without checking it out, or empty if it does not exist there. */
@@ -191,7 +210,7 @@ public final class RecipeFetch {
                     FileUtils.forceDelete(p.toFile());
                 }
             }
-            FileUtils.copyDirectory(versions.resolve(version.text()).toFile(), target.toFile());
+            copyTree(versions.resolve(version.text()), target);
             commitAll(target, "release " + version, day);
             // annotated, as abra wants release tags (lint R014)
             processes.run(command(target, "-c", "tag.gpgsign=false", "tag", "-a", version.text(), "-m", "release " + version),

@@ -3,7 +3,9 @@ package net.commoninternet.ccci.extensions.workspace;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +40,12 @@ public final class RecipeSetup {
     static final String RECIPE_OVERLAY = "compose.ccci.yml";
     /** The recipe repository's own install steps (recipe code). */
     public static final String INSTALL_STEPS = "install_steps.sh";
-    /** Where the customization's overlay is written, inside the app's tree (untracked, survives checkouts). */
+    /**
+     * Where the customization's overlay is written, inside the app's tree (untracked, survives
+     * checkouts; relative, as abra joins COMPOSE_FILE entries to the recipe's folder). Never
+     * through a link: the tree's links were checked at checkout ({@link RecipeTree}), and the
+     * folder and the file themselves must not be links ({@link #writeOverlay}).
+     */
     static final String CUSTOMIZATION_OVERLAY = ".ccci/compose.customization.yml";
 
     private final boolean approved;
@@ -102,9 +109,7 @@ public final class RecipeSetup {
         }
         Optional<String> overlay = customization.flatMap(RecipeCustomization::composeOverlay);
         if (overlay.isPresent()) {
-            Path file = app.recipeDir().resolve(CUSTOMIZATION_OVERLAY);
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, overlay.get(), StandardCharsets.UTF_8);
+            writeOverlay(app, overlay.get());
             files.add(CUSTOMIZATION_OVERLAY);
             used.put("compose overlay of " + customization.get().getClass().getSimpleName(), "applied");
         }
@@ -113,6 +118,23 @@ public final class RecipeSetup {
             env.set("COMPOSE_FILE", after).write(app.envFile());
             LOG.info("COMPOSE_FILE={}", after);
         }
+    }
+
+    /**
+     * The customization's overlay into the tree, never through a symbolic link the recipe ships:
+     * its folder must be a real folder and the file is opened with {@code O_NOFOLLOW}.
+     */
+    private static void writeOverlay(App app, String overlay) throws IOException {
+        Path file = app.recipeDir().resolve(CUSTOMIZATION_OVERLAY);
+        Path dir = file.getParent();
+        if (Files.isSymbolicLink(dir) || Files.isSymbolicLink(file)) {
+            throw new IllegalStateException(app.recipe() + ": " + app.recipeDir().relativize(Files.isSymbolicLink(dir) ? dir : file)
+                    + " is a symbolic link, and ccci writes its CI overlay there: remove it from the recipe (the name is"
+                    + " ccci's).");
+        }
+        Files.createDirectories(dir);
+        Files.writeString(file, overlay, StandardCharsets.UTF_8, LinkOption.NOFOLLOW_LINKS, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
     }
 
     private static boolean isCiOverlay(String file) {
