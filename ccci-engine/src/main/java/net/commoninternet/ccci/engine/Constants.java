@@ -29,7 +29,12 @@ public final class Constants {
     /** Pull request number under test; default 0 (no PR). */
     public static final String PR = "ccci.pr";
 
-    /** Git ref under test; default the recipe's checked-out HEAD. */
+    /**
+     * Git ref under test: a branch, a tag or a commit id; default the recipe's checked-out HEAD.
+     * A value git could read as an option or a path ({@code --pathspec-from-file=...},
+     * {@code HEAD:compose.yml}, {@code ../x}) or one with control characters or spaces is refused
+     * at discovery.
+     */
     public static final String REF = "ccci.ref";
 
     /**
@@ -78,6 +83,17 @@ public final class Constants {
      * comes with the pull request under test, so it is untrusted unless the recipe is listed.
      */
     public static final String APPROVED_RECIPES = "ccci.approved-recipes";
+
+    /**
+     * What a recipe's compose may reach of the host beyond the run's own swarm objects, set by the
+     * host's operator (never by anything in the recipe repository): comma-separated
+     * {@code <recipe>:<key>=<value>} (or {@code <recipe>:<key>}, every value of the key), where the
+     * key is one the deploy policy refuses ({@code volumes}, {@code cap_add}, {@code networks},
+     * {@code ports}, ... : {@link net.commoninternet.ccci.spi.DeployAllowance#KEYS}); its refusal
+     * names the entry to add, e.g. {@code traefik:volumes=/var/run/docker.sock}. Default none. A run
+     * with an allowance says so as a warning, every time.
+     */
+    public static final String DEPLOY_ALLOWANCE = "ccci.deploy-allowance";
 
     /**
      * A file that gets the run's whole (secret-filtered) console as well, from the guards to the

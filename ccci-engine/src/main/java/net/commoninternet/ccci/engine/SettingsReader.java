@@ -16,6 +16,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.spi.DeployAllowance;
 import net.commoninternet.ccci.spi.DriverKind;
 import net.commoninternet.ccci.spi.RunSettings;
 import org.junit.platform.engine.ConfigurationParameters;
@@ -92,7 +93,14 @@ final class SettingsReader {
         if (pr < 0) {
             problems.add(PR + " must not be negative; pass the pull request number, or 0 for none.");
         }
-        String ref = config.get(REF).map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
+        // control characters are refused, never trimmed away (trim() drops them at the ends)
+        String ref = config.get(REF).map(r -> r.chars().anyMatch(Character::isISOControl) ? r : r.strip())
+                .filter(s -> !s.isEmpty()).orElse(null);
+        if (ref != null && !plainRef(ref)) {
+            problems.add(REF + "='" + printable(ref) + "' is not a plain git ref: name a branch, a tag or a commit id"
+                    + " (letters, digits, '.', '_', '-', '+', '/', '~', '^'; not starting with '-' or '/', no '..', ':',"
+                    + " spaces or control characters), for example -D" + REF + "=main.");
+        }
         String runId = config.get(RUN_ID)
                 .or(() -> Optional.ofNullable(env.get(ENV_DRONE_BUILD_NUMBER)))
                 .map(String::trim).filter(s -> !s.isEmpty())
@@ -124,13 +132,64 @@ final class SettingsReader {
                 .map(f -> Path.of(f).toAbsolutePath().normalize());
         boolean skipFetch = skipFetch();
         Set<String> approved = approvedRecipes();
+        DeployAllowance allowance = deployAllowance();
         String probeImage = config.get(PROBE_IMAGE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_PROBE_IMAGE);
         if (!problems.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver.orElseThrow(),
                 new RunSettings.HostPaths(recipes, lockDir, runsDir, abraDir, logFile),
-                new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, approved, probeImage)));
+                new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, new RunSettings.HostTrust(approved, allowance),
+                        probeImage)));
+    }
+
+    /**
+     * A ref git reads as nothing but a ref: never an option ({@code --pathspec-from-file=...}), a
+     * path ({@code ../x}, {@code /etc/x}, {@code HEAD:compose.yml}) or anything with spaces or
+     * control characters. Checked at discovery, before any git runs.
+     */
+    static boolean plainRef(String ref) {
+        return PLAIN_REF.matcher(ref).matches() && !ref.contains("..") && !ref.contains("//") && !ref.endsWith("/")
+                && !ref.endsWith(".lock");
+    }
+
+    private static final Pattern PLAIN_REF = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._/~^+-]{0,199}");
+
+    /** A value as it can be printed in one line: control characters as {@code ?}. */
+    private static String printable(String raw) {
+        return raw.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+    }
+
+    /**
+     * {@code ccci.deploy-allowance}: comma-separated {@code <recipe>:<key>[=<value>]}. Read from the
+     * configuration parameters only (the Maven command on the host, {@code -D}), never from the
+     * environment, which a pipeline file could set.
+     */
+    private DeployAllowance deployAllowance() {
+        String raw = config.get(DEPLOY_ALLOWANCE).orElse("");
+        Set<DeployAllowance.Entry> entries = new java.util.LinkedHashSet<>();
+        for (String item : raw.split(",")) {
+            String entry = item.trim();
+            if (entry.isEmpty()) {
+                continue;
+            }
+            int colon = entry.indexOf(':');
+            int equals = entry.indexOf('=');
+            String recipe = colon < 0 ? "" : entry.substring(0, colon);
+            String key = colon < 0 ? "" : entry.substring(colon + 1, equals < 0 ? entry.length() : equals);
+            Optional<String> value = equals < 0 ? Optional.empty() : Optional.of(entry.substring(equals + 1));
+            if (!RECIPE_NAME.matcher(recipe).matches() || !DeployAllowance.KEYS.contains(key)
+                    || value.filter(String::isEmpty).isPresent()) {
+                problems.add("'" + printable(entry) + "' in " + DEPLOY_ALLOWANCE + " is not <recipe>:<key>[=<value>] with"
+                        + " a key of " + String.join(", ", new java.util.TreeSet<>(DeployAllowance.KEYS))
+                        + ": copy the entry the deploy policy's refusal names, for example -D" + DEPLOY_ALLOWANCE
+                        + "=traefik:volumes=/var/run/docker.sock.");
+            } else {
+                entries.add(new DeployAllowance.Entry(recipe, key, value));
+            }
+        }
+        return new DeployAllowance(entries);
     }
 
     /** {@code ccci.approved-recipes} or {@code CCCI_APPROVED_RECIPES}: comma-separated recipe names. */

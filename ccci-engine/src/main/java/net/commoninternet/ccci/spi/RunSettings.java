@@ -51,14 +51,40 @@ public record RunSettings(Subject subject, Set<Tier> stages, DriverKind driver, 
     /**
      * @param deadline the hard deadline of the whole run
      * @param skipFetch copy the clone staged in the canonical abra directory instead of fetching
-     * @param approvedRecipes recipes whose own repository's CI code ({@code install_steps.sh},
-     *        {@code compose.ccci.yml}) may run; for any other recipe such files are ignored
+     * @param trust what the host lets recipes do: run their own CI code, reach the host
      * @param probeImage the image of the containers that probe apps from the proxy network
      */
-    public record Options(Duration deadline, boolean skipFetch, Set<String> approvedRecipes, String probeImage) {
+    public record Options(Duration deadline, boolean skipFetch, HostTrust trust, String probeImage) {
+
         public Options {
-            approvedRecipes = Set.copyOf(approvedRecipes);
+            Objects.requireNonNull(deadline, "deadline");
+            Objects.requireNonNull(trust, "trust");
             Objects.requireNonNull(probeImage, "probeImage");
+        }
+
+        /** No deploy allowance. */
+        public Options(Duration deadline, boolean skipFetch, Set<String> approvedRecipes, String probeImage) {
+            this(deadline, skipFetch, new HostTrust(approvedRecipes, DeployAllowance.NONE), probeImage);
+        }
+
+        /** Recipes whose own repository's CI code may run. */
+        public Set<String> approvedRecipes() {
+            return trust.approvedRecipes();
+        }
+    }
+
+    /**
+     * What the host trusts recipes with; set on the host, never by a recipe repository.
+     *
+     * @param approvedRecipes recipes whose own repository's CI code ({@code install_steps.sh},
+     *        {@code compose.ccci.yml}) may run; for any other recipe such files are ignored
+     * @param deployAllowance what each recipe's compose may reach of the host beyond its own swarm
+     *        objects ({@code ccci.deploy-allowance}); by default nothing
+     */
+    public record HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance) {
+        public HostTrust {
+            approvedRecipes = Set.copyOf(approvedRecipes);
+            Objects.requireNonNull(deployAllowance, "deployAllowance");
         }
     }
 

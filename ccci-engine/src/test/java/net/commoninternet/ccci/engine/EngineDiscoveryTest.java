@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import net.commoninternet.ccci.spi.DeployAllowance;
 import net.commoninternet.ccci.spi.RunSettings;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -306,6 +307,45 @@ class EngineDiscoveryTest {
         SettingsReader bad = new SettingsReader(new MapParameters(config), Map.of("CCCI_APPROVED_RECIPES", "Demo"), 1);
         assertThat(bad.read("demo")).isEmpty();
         assertThat(bad.problems()).singleElement().satisfies(p -> assertThat(p).startsWith("'Demo' in ccci.approved-recipes"));
+    }
+
+    @Test
+    void aRefGitCouldReadAsAnOptionOrAPathIsRefusedAtDiscovery() {
+        for (String ref : List.of("--pathspec-from-file=/etc/hostname", "-q", "HEAD:compose.yml", "../x", "/etc/passwd",
+                "main\nv1", "a b", "v1..v2", "main.lock", "refs//x", "x\u0007")) {
+            DiscoveryIssue issue = singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.REF, ref));
+            assertThat(issue.message()).as(ref).contains("is not a plain git ref: name a branch, a tag or a commit id")
+                    .doesNotContain("\n").doesNotContain("\u0007");
+        }
+        for (String ref : List.of("main", "v1.2.0+1.22.1", "feature/x-y", "0123456789abcdef", "HEAD~1", "HEAD^", "1.0.0_rc")) {
+            assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.REF, ref)).subject().ref())
+                    .as(ref).isEqualTo(ref);
+        }
+    }
+
+    @Test
+    void theDeployAllowanceIsReadFromTheConfigurationOnlyEntryByEntry() {
+        RunSettings allowed = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DEPLOY_ALLOWANCE,
+                "demo:volumes=/var/run/docker.sock, demo:ports ,traefik:cap_add=NET_ADMIN"));
+        DeployAllowance allowance = allowed.options().trust().deployAllowance();
+
+        assertThat(allowance.of("demo")).extracting(Object::toString).containsExactly("demo:ports", "demo:volumes=/var/run/docker.sock");
+        assertThat(allowance.allowing("demo", "volumes", "/var/run/docker.sock")).isPresent();
+        assertThat(allowance.allowing("demo", "volumes", "/")).isEmpty();
+        assertThat(allowance.allowing("demo", "ports", "443")).isPresent();
+        assertThat(allowance.allowing("other", "ports", "443")).isEmpty();
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).options().trust().deployAllowance())
+                .isEqualTo(DeployAllowance.NONE);
+        // never from the environment: a pipeline file in a repository can set that
+        SettingsReader fromEnv = new SettingsReader(new MapParameters(Map.of(Constants.RECIPES, recipes.toString())),
+                Map.of("CCCI_DEPLOY_ALLOWANCE", "demo:volumes", "ccci.deploy-allowance", "demo:volumes"), 1);
+        assertThat(fromEnv.read("demo")).get().extracting(s -> s.options().trust().deployAllowance())
+                .isEqualTo(DeployAllowance.NONE);
+
+        for (String bad : List.of("demo", "demo:rm-rf", "demo:volumes=", "../x:volumes")) {
+            assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DEPLOY_ALLOWANCE, bad))
+                    .message()).as(bad).contains("in ccci.deploy-allowance is not <recipe>:<key>[=<value>]");
+        }
     }
 
     private static RunSettings settings(EngineTestKit.Builder kit) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.RunState;
 import org.apiguardian.api.API;
@@ -15,10 +16,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Every deploy of the run's app, whatever the driver, counted in the run's own state file
  * (deploy-once: a run deploys exactly {@code 1 + cold dependencies} times). Counted before the
- * driver runs: a deploy that fails half-way has still changed the stack.
+ * driver runs: a deploy that fails half-way has still changed the stack. Before that, each deploy's
+ * final compose passes the run's {@link DeployPolicy} (whatever the driver): a refused one never
+ * reaches the engine, and is not counted.
  */
 @API(status = API.Status.INTERNAL)
-public record CountedDeploys(AppDriver driver, RunState state) implements AppDriver {
+public record CountedDeploys(AppDriver driver, RunState state, DeployPolicy policy) implements AppDriver {
 
     private static final Logger LOG = LoggerFactory.getLogger(CountedDeploys.class);
 
@@ -39,6 +42,7 @@ public record CountedDeploys(AppDriver driver, RunState state) implements AppDri
 
     @Override
     public void deploy(App app) throws IOException, InterruptedException {
+        policy.check(app);
         LOG.info("deploy {} of this run's app {}", state.countDeploy(), app.domain());
         driver.deploy(app);
     }
@@ -46,6 +50,7 @@ public record CountedDeploys(AppDriver driver, RunState state) implements AppDri
     /** The in-place upgrade redeploys the same app: recorded in the op state, not in the deploy count. */
     @Override
     public void upgrade(App app) throws IOException, InterruptedException {
+        policy.check(app);
         LOG.info("upgrade of this run's app {}: in-place redeploy of the new head", app.domain());
         state.recordOperation("upgrade");
         driver.upgrade(app);

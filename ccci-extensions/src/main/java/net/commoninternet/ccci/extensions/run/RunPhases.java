@@ -37,6 +37,7 @@ import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.Checkout;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.DeployTimeout;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
@@ -44,6 +45,7 @@ import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.RunState;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
 import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
+import net.commoninternet.ccci.spi.DeployAllowance;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunLifecycle;
@@ -117,7 +119,8 @@ final class RunPhases {
             timeline.time("janitor", () -> sweep(docker));
             RunWorkspace workspace = workspace();
             Prepared prepared = timeline.time("fetch", () -> prepare(workspace));
-            RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state()),
+            RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state(),
+                    workspace.policy()),
                     new HttpProbe(docker.client(), settings.options().probeImage()));
             lock = timeline.time("lock", () -> lock(settings.paths().appLockDir(), prepared.checkout().domain(), tools,
                     workspace));
@@ -162,7 +165,8 @@ final class RunPhases {
         environment.put("ABRA_DIR", abraDir.root().toString());
         ChildProcesses children = new ChildProcesses(environment);
         guards.killOnStop(children);
-        return new RunWorkspace(runDir, abraDir, state, children);
+        return new RunWorkspace(runDir, abraDir, state, children,
+                new DeployPolicy(settings.options().trust().deployAllowance(), children));
     }
 
     /**
@@ -185,6 +189,13 @@ final class RunPhases {
         LOG.info("== customization: {} ==", CustomizationManifest.of(keys, run.customization(), Map.of(),
                 settings.recipeCodeApproved(), List.of()));
         keys.notActedOn().forEach(k -> LOG.warn("CI key {} is recorded but not acted on by this ccci", k));
+        // an operator's escalation is said on every run that has one, used or not
+        List<DeployAllowance.Entry> allowed = settings.options().trust().deployAllowance().of(run.recipe());
+        if (!allowed.isEmpty()) {
+            LOG.warn("!! deploy allowance for {} (set on this host with -Dccci.deploy-allowance): {}: its compose may"
+                    + " reach the host that far beyond its own swarm objects !!", run.recipe(),
+                    allowed.stream().map(DeployAllowance.Entry::toString).collect(java.util.stream.Collectors.joining(", ")));
+        }
         RecipeSetup setup = new RecipeSetup(settings.recipeCodeApproved(), run.customization(), workspace.children());
         UpgradePlan upgrade = UpgradePlan.resolve(fetch, tree, run.tiers().contains(Tier.UPGRADE), keys.upgradeBaseVersion());
         if (upgrade.base().isPresent()) {

@@ -7,10 +7,11 @@ import org.apiguardian.api.API;
 /**
  * The run's own place on the host, made before anything of the run exists on the engine: its
  * folder ({@code <runs dir>/<run id>/}), its ABRA_DIR, its run-scoped state files, and the child
- * processes that work in them (each started with that ABRA_DIR and the state files' paths).
+ * processes that work in them (each started with that ABRA_DIR and the state files' paths), and
+ * the deploy policy every compose of the run passes before anything of it exists on the engine.
  */
 @API(status = API.Status.INTERNAL)
-public record RunWorkspace(Path runDir, RunAbraDir abraDir, RunState state, ChildProcesses children) {
+public record RunWorkspace(Path runDir, RunAbraDir abraDir, RunState state, ChildProcesses children, DeployPolicy policy) {
 
     /** Git in the run's own recipe trees. */
     public RecipeFetch fetch() {

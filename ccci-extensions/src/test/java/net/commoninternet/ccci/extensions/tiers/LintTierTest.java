@@ -98,11 +98,11 @@ class LintTierTest {
         ChildProcesses children = new ChildProcesses(environment);
         RunSettings settings = settings(kind);
         // LINT needs no engine: the driver lints the tree (abra through its CLI, the embedded rules in-process).
-        AppDriver driver = kind == DriverKind.ABRA ? new AbraDriver(children, null, dir.resolve("canonical/servers"))
-                : new SwarmDriver(null, children, dir.resolve("backup"), dir.resolve("canonical/servers"));
+        AppDriver driver = kind == DriverKind.ABRA ? new AbraDriver(children, null, dir.resolve("canonical/servers"), null)
+                : new SwarmDriver(null, children, dir.resolve("backup"), dir.resolve("canonical/servers"), null);
         String domain = "hedg-1a2b3c.ci.commoninternet.net";
         RunWorkspace workspace = new RunWorkspace(dir.resolve("run"), new RunAbraDir(abraDir, dir.resolve("canonical")), null,
-                children);
+                children, null);
         Checkout checkout = new Checkout(new RecipeFetch.Fetched(tree, head, List.of()), head, domain,
                 new UpgradePlan(Optional.empty(), head, Optional.empty(), Optional.empty(), "not selected"));
         App app = new App(RECIPE, domain, tree, dir.resolve("app.env"), Map.of());

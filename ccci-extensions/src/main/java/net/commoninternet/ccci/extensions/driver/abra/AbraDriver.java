@@ -14,6 +14,7 @@ import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,12 +36,15 @@ public final class AbraDriver implements AppDriver {
     private final AbraCommands lint;
     private final StackTeardown teardown;
     private final Path servers;
+    private final DeployPolicy policy;
 
-    public AbraDriver(ChildProcesses processes, StackTeardown teardown, Path servers) {
+    /** @param policy what the app's compose may ask of the host, checked before abra makes its secrets */
+    public AbraDriver(ChildProcesses processes, StackTeardown teardown, Path servers, DeployPolicy policy) {
         this.abra = new AbraCommands(new AbraCli(ABRA), processes, Duration.ofMinutes(15));
         this.lint = AbraRecipeLint.commands(processes);
         this.teardown = teardown;
         this.servers = servers;
+        this.policy = policy;
     }
 
     /** Checked before a run creates anything: the driver is useless without the binary. */
@@ -56,8 +60,10 @@ public final class AbraDriver implements AppDriver {
     @Override
     public App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abraDir) throws IOException, InterruptedException {
         abra.newApp(recipe, RunAbraDir.SERVER, domain);
-        abra.generateSecrets(domain);
         Path envFile = abraDir.envFile(domain);
+        // the env file only so far: the deploy policy before the first object of the app exists on the engine
+        policy.check(new App(recipe, domain, recipeDir, envFile, Map.of()));
+        abra.generateSecrets(domain);
         // abra prints the generated values but ccci does not parse them: no secret values to scan for.
         return new App(recipe, domain, recipeDir, envFile, Map.of());
     }

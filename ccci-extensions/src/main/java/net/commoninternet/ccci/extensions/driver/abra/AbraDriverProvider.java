@@ -31,6 +31,7 @@ public final class AbraDriverProvider implements DriverProvider {
 
     @Override
     public AppDriver create(DockerEngine docker, RunWorkspace workspace) {
-        return new AbraDriver(workspace.children(), new StackTeardown(docker.client()), workspace.abraDir().canonicalServers());
+        return new AbraDriver(workspace.children(), new StackTeardown(docker.client()), workspace.abraDir().canonicalServers(),
+                workspace.policy());
     }
 }

@@ -23,6 +23,7 @@ import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.EnvFile;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import org.apiguardian.api.API;
@@ -43,17 +44,20 @@ public final class SwarmDriver implements AppDriver {
     private final ChildProcesses processes;
     private final BackupBot backupBot;
     private final Path servers;
+    private final DeployPolicy policy;
     private final SecureRandom random = new SecureRandom();
 
     /**
      * @param backupDir where this run's backup repository lives (in its run folder)
      * @param servers the canonical abra servers directory (env files)
+     * @param policy what the app's compose may ask of the host, checked before its secrets are made
      */
-    public SwarmDriver(DockerEngine docker, ChildProcesses processes, Path backupDir, Path servers) {
+    public SwarmDriver(DockerEngine docker, ChildProcesses processes, Path backupDir, Path servers, DeployPolicy policy) {
         this.docker = docker;
         this.processes = processes;
         this.backupBot = new BackupBot(docker, processes, backupDir);
         this.servers = servers;
+        this.policy = policy;
     }
 
 
@@ -74,7 +78,8 @@ public final class SwarmDriver implements AppDriver {
         env.write(file);
         App created = new App(recipe, domain, recipeDir, file, Map.of());
         Map<String, String> secrets = new LinkedHashMap<>();
-        for (Map.Entry<String, String> secret : ComposeConfig.of(created, processes).secretNames().entrySet()) {
+        // the deploy policy before the first object of the app exists on the engine
+        for (Map.Entry<String, String> secret : policy.check(created).secretNames().entrySet()) {
             String versionKey = "SECRET_" + secret.getKey().toUpperCase(Locale.ROOT) + "_VERSION";
             if (!env.values().containsKey(versionKey)) {
                 LOG.warn("secret {} of {}: its env sets no {}, so it is not generated (as abra does)", secret.getKey(),

@@ -24,6 +24,7 @@ public final class SwarmDriverProvider implements DriverProvider {
 
     @Override
     public AppDriver create(DockerEngine docker, RunWorkspace workspace) {
-        return new SwarmDriver(docker, workspace.children(), workspace.backupDir(), workspace.abraDir().canonicalServers());
+        return new SwarmDriver(docker, workspace.children(), workspace.backupDir(), workspace.abraDir().canonicalServers(),
+                workspace.policy());
     }
 }

@@ -19,6 +19,8 @@ import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
 import net.commoninternet.ccci.extensions.workspace.EnvFile;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
+import net.commoninternet.ccci.spi.DeployAllowance;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +60,8 @@ class SwarmDriverTest {
     @BeforeEach
     void connect() throws Exception {
         docker = DockerEngine.connect();
-        driver = new SwarmDriver(docker, processes, runDir.resolve("backup"), runDir.resolve("canonical/servers"));
+        driver = new SwarmDriver(docker, processes, runDir.resolve("backup"), runDir.resolve("canonical/servers"),
+                new DeployPolicy(DeployAllowance.NONE, processes));
         abra = RunAbraDir.create(runDir, runDir.resolve("canonical"));
     }
 

@@ -13,6 +13,8 @@ import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
+import net.commoninternet.ccci.spi.DeployAllowance;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,8 +41,9 @@ class UpgradeInPlaceTest {
     @BeforeEach
     void connect() throws Exception {
         docker = DockerEngine.connect();
-        driver = new SwarmDriver(docker, new ChildProcesses(Map.of()), runDir.resolve("backup"),
-                runDir.resolve("canonical/servers"));
+        ChildProcesses children = new ChildProcesses(Map.of());
+        driver = new SwarmDriver(docker, children, runDir.resolve("backup"), runDir.resolve("canonical/servers"),
+                new DeployPolicy(DeployAllowance.NONE, children));
         driver.remove(DOMAIN);
     }
 

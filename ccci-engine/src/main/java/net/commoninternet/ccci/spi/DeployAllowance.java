@@ -1,0 +1,62 @@
+package net.commoninternet.ccci.spi;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.apiguardian.api.API;
+
+/**
+ * What the host's operator lets a recipe's compose reach of the host beyond the run's own swarm
+ * objects, entry by entry: {@code -Dccci.deploy-allowance=traefik:volumes=/var/run/docker.sock,
+ * traefik:ports=443} (a proxy recipe needs the Docker socket and the host's ports). Set on the host
+ * only (the engine's {@code Constants}), never by anything in the recipe repository, and every run
+ * that has one says so as a warning.
+ *
+ * <p>An entry names a recipe, a compose key the deploy policy refuses ({@link #KEYS}) and, after
+ * {@code =}, the one value it allows (a host path, a capability, a network, a port, a name);
+ * without a value it allows every value of that key, which the warning says too.
+ */
+@API(status = API.Status.EXPERIMENTAL)
+public record DeployAllowance(Set<Entry> entries) {
+
+    /** The compose keys an operator may allow, as the deploy policy names them in its refusals. */
+    public static final Set<String> KEYS = Set.of("volumes", "driver", "driver_opts", "cap_add", "devices", "privileged",
+            "security_opt", "pid", "ipc", "userns_mode", "network_mode", "cgroup_parent", "cgroupns_mode", "networks",
+            "ports", "secrets", "configs", "env_file");
+
+    /** No allowance: the deploy policy refuses everything it names. */
+    public static final DeployAllowance NONE = new DeployAllowance(Set.of());
+
+    /** One allowance: {@code recipe:key} (any value) or {@code recipe:key=value}. */
+    public record Entry(String recipe, String key, Optional<String> value) {
+        public Entry {
+            Objects.requireNonNull(recipe, "recipe");
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(value, "value");
+        }
+
+        /** As the operator writes it. */
+        @Override
+        public String toString() {
+            return recipe + ":" + key + value.map(v -> "=" + v).orElse("");
+        }
+    }
+
+    public DeployAllowance {
+        entries = Set.copyOf(entries);
+    }
+
+    /** The entries for {@code recipe}, in a stable order (for the run's warning). */
+    public List<Entry> of(String recipe) {
+        List<Entry> mine = new ArrayList<>(entries.stream().filter(e -> e.recipe().equals(recipe)).toList());
+        mine.sort(java.util.Comparator.comparing(Entry::toString));
+        return mine;
+    }
+
+    /** The entry that allows {@code recipe} this {@code key} with this {@code value}, if any. */
+    public Optional<Entry> allowing(String recipe, String key, String value) {
+        return of(recipe).stream().filter(e -> e.key().equals(key) && e.value().map(value::equals).orElse(true)).findFirst();
+    }
+}
