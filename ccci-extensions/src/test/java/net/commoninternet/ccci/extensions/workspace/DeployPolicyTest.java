@@ -129,6 +129,10 @@ class DeployPolicyTest {
                 new DeployAllowance.Entry("evil", "cap_add", Optional.empty())));
         assertThat(new DeployPolicy(both, children).check(app).services()).hasSize(1);
 
+        App root = app(SERVICE + "    volumes: [/:/host]\n");
+        assertThatThrownBy(() -> new DeployPolicy(both, children).check(root))
+                .hasMessageStartingWith("evil: service app mounts the host path / (volumes)");
+
         DeployAllowance otherRecipe = new DeployAllowance(Set.of(new DeployAllowance.Entry("traefik", "volumes",
                 Optional.empty()), new DeployAllowance.Entry("traefik", "cap_add", Optional.empty())));
         assertThatThrownBy(() -> new DeployPolicy(otherRecipe, children).check(app)).hasMessageContaining("(volumes)");
