@@ -18,9 +18,11 @@ public final class AppNaming {
 
     /**
      * Run apps and only run apps. Warm and canonical apps ({@code warm-<recipe>...}) never
-     * match, so the janitor never probes or reaps them.
+     * match, whatever follows {@code warm-} ({@code warm-abc123.ci.commoninternet.net} has the
+     * run-app shape, and is still a warm app), so the janitor never probes or reaps them; and
+     * {@link #domain} never makes a {@code warm} prefix.
      */
-    static final Pattern RUN_APP_RE = Pattern.compile("^[a-z0-9]{1,4}-[0-9a-f]{6}\\.ci\\.commoninternet\\.net$");
+    static final Pattern RUN_APP_RE = Pattern.compile("^(?!warm-)[a-z0-9]{1,4}-[0-9a-f]{6}\\.ci\\.commoninternet\\.net$");
 
     public static boolean isRunApp(String domain) {
         return RUN_APP_RE.matcher(domain).matches();
@@ -32,9 +34,18 @@ public final class AppNaming {
     private AppNaming() {
     }
 
-    /** {@code <recipe[:4]>-<sha1(recipe|pr|ref)[:6]>.ci.commoninternet.net} */
+    /**
+     * {@code <recipe[:4]>-<sha1(recipe|pr|ref)[:6]>.ci.commoninternet.net}, the prefix taken from
+     * the recipe's name without its {@code -}s ({@code my-app} is {@code myap}: {@code my-a-...}
+     * would not be a run app, and the janitor would never reap what a dead run of it left), and
+     * never {@code warm} (the warm apps' prefix, which the janitor never touches).
+     */
     public static String domain(String recipe, int pr, String ref) {
-        String prefix = recipe.substring(0, Math.min(4, recipe.length())).replaceAll("-+$", "");
+        String letters = recipe.replace("-", "");
+        String prefix = letters.substring(0, Math.min(4, letters.length()));
+        if (prefix.equals("warm")) {
+            prefix = "wrm";
+        }
         return prefix + "-" + sha1(recipe + "|" + pr + "|" + ref).substring(0, 6) + DOMAIN_SUFFIX;
     }
 

@@ -1,0 +1,31 @@
+package net.commoninternet.ccci.extensions.workspace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every run app's domain is one the janitor recognises, and no warm app's ever is. */
+class AppNamingTest {
+
+    @Test
+    void everyRecipeNameGivesADomainTheJanitorRecognises() {
+        for (String recipe : List.of("my-app", "a-b", "a", "custom-html", "guestbook", "n-o-t-e-s", "warm", "warmup",
+                "war-m", "x-")) {
+            String domain = AppNaming.domain(recipe, 0, "main");
+            assertThat(AppNaming.isRunApp(domain)).as(recipe + " -> " + domain).isTrue();
+        }
+        // unchanged for names whose first four letters have no '-': their domains stay the same on every host
+        assertThat(AppNaming.domain("custom-html", 0, "main")).startsWith("cust-");
+        assertThat(AppNaming.domain("my-app", 0, "main")).startsWith("myap-");
+    }
+
+    @Test
+    void aWarmAppNeverMatchesTheRunAppPatternWhateverFollows() {
+        for (String warm : List.of("warm-abc123.ci.commoninternet.net", "warm-keycloak.ci.commoninternet.net",
+                "warm-000000.ci.commoninternet.net")) {
+            assertThat(AppNaming.isRunApp(warm)).as(warm).isFalse();
+        }
+        assertThat(AppNaming.isRunApp("cust-abc123.ci.commoninternet.net")).isTrue();
+    }
+}
