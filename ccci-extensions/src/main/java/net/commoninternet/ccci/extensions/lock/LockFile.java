@@ -19,7 +19,9 @@ import org.apiguardian.api.API;
  *
  * <p>Opened close-on-exec (children never inherit it, so a lock's lifetime stays inside this
  * process's) and {@code O_NOFOLLOW} (the lock directory is shared and may be world-writable: a
- * planted symbolic link is refused, never followed).
+ * planted symbolic link is refused, never followed). A lockfile that is not ccci's (another
+ * owner than this process's user, or not a regular file: a FIFO, a device) is refused loudly,
+ * never trusted: whoever owns it can hold it, or replace it, and so fake a live run or a dead one.
  */
 @API(status = API.Status.INTERNAL)
 public final class LockFile implements AutoCloseable {
@@ -48,6 +50,13 @@ public final class LockFile implements AutoCloseable {
             int errno = POSIX.errno();
             throw new IOException("cannot open lockfile " + path + ": " + Errno.valueOf(errno).description()
                     + (errno == Errno.ELOOP.intValue() ? " (a symbolic link is planted there; remove it)" : ""));
+        }
+        FileStat stat = POSIX.fstat(fd);
+        if (!stat.isFile() || stat.uid() != POSIX.geteuid()) {
+            POSIX.close(fd);
+            throw new IOException("lockfile " + path + " is not ccci's (" + (stat.isFile() ? "owned by uid " + stat.uid()
+                    + ", not " + POSIX.geteuid() : "not a regular file") + "): a lock someone else can hold or replace"
+                    + " proves nothing, so ccci does not trust it; remove it (and find out who made it).");
         }
         return new LockFile(path, fd);
     }

@@ -50,6 +50,8 @@ public final class RunIdLock {
                     + " run its own -Dccci.run-id.");
         }
         Files.createDirectories(runDir);
+        // the run's evidence (logs, env copies, results) is root's alone: 0700, whoever made the folder first
+        Files.setPosixFilePermissions(runDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
         try (LockFile file = LockFile.open(runDir.resolve(FILE))) {
             if (!file.tryLock()) {
                 throw new IllegalStateException("run id " + runId + " belongs to a live run (its folder " + runDir
