@@ -99,7 +99,8 @@ public final class BackupLabels {
                     throw new IllegalStateException(VOLUMES + volume + ".path " + sub + " of " + name + " leaves the volume:"
                             + " name a path inside it, relative to its root.");
                 }
-                places.add(new Place(name, Path.of(dest, relative).normalize().toString(), onHost.toString()));
+                places.add(new Place(name, Path.of(dest, relative).normalize().toString(),
+                        insideItsVolume(name, mount.getSource(), onHost).toString()));
             }
         }
         return places;
@@ -138,15 +139,42 @@ public final class BackupLabels {
     }
 
     private static String onHost(String service, List<InspectContainerResponse.Mount> mounts, String containerPath) {
+        // the service's own volumes only: a bind (the host's file) is never a place of a backup
         Optional<InspectContainerResponse.Mount> mount = mounts.stream()
-                .filter(m -> m.getDestination() != null && isUnder(containerPath, m.getDestination().getPath()))
+                .filter(m -> m.getName() != null && m.getDestination() != null
+                        && isUnder(containerPath, m.getDestination().getPath()))
                 .max(Comparator.comparingInt(m -> m.getDestination().getPath().length()));
         if (mount.isEmpty() || mount.get().getSource() == null) {
             throw new IllegalStateException(PATH + " " + containerPath + " of " + service
                     + " is not on a volume, so it would not survive the container: mount a volume there.");
         }
         String rest = containerPath.substring(mount.get().getDestination().getPath().length());
-        return Path.of(mount.get().getSource() + rest).normalize().toString();
+        return insideItsVolume(service, mount.get().getSource(), Path.of(mount.get().getSource() + rest).normalize()).toString();
+    }
+
+    /**
+     * {@code onHost}, if it is inside the volume once every link in it is followed: the container
+     * owns its volume's contents, so {@code ln -s / /data/h} and a path {@code h/etc} would have
+     * ccci's restic (root, on the host) read the host's /etc, and a restore write it. The deepest
+     * part of the path that exists is resolved; what does not exist yet cannot be a link.
+     */
+    static Path insideItsVolume(String service, String volumeSource, Path onHost) {
+        Path root = Path.of(volumeSource);
+        try {
+            Path realRoot = root.toRealPath();
+            Path existing = onHost;
+            while (existing != null && !java.nio.file.Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                existing = existing.getParent();
+            }
+            if (existing == null || !existing.startsWith(root) || existing.toRealPath().startsWith(realRoot)) {
+                return onHost;
+            }
+        } catch (java.io.IOException unresolvable) {
+            // a link to nowhere, or a volume not on this host (the abra driver's remote server): nothing to follow
+            return onHost;
+        }
+        throw new IllegalStateException("the backup path " + onHost + " of " + service + " leads out of its volume through"
+                + " a symbolic link in it: a backup holds only the service's own volume; name a path without links.");
     }
 
     private static boolean isUnder(String path, String dir) {

@@ -74,4 +74,33 @@ class BackupLabelsTest {
         assertThatThrownBy(() -> BackupLabels.places(service(Map.of("backupbot.backup.path", "/var/lib/postgresql/data/../../../etc")),
                 mounts())).hasMessageContaining("/etc of app_example_db is not on a volume");
     }
+
+    /** The container owns its volume's contents: a link it plants there never takes the backup out of the volume. */
+    @Test
+    void aPathThroughALinkInTheVolumeToTheHostIsRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path volume = java.nio.file.Files.createDirectories(dir.resolve("volumes/app_example_postgres/_data"));
+        java.nio.file.Path host = java.nio.file.Files.createDirectories(dir.resolve("host-etc"));
+        java.nio.file.Files.createSymbolicLink(volume.resolve("h"), host);
+        java.nio.file.Files.createDirectories(volume.resolve("dumps"));
+        List<InspectContainerResponse.Mount> mounts = JSON.readValue("{\"Mounts\": [{\"Type\": \"volume\", \"Name\":"
+                + " \"app_example_postgres\", \"Source\": \"" + volume + "\", \"Destination\": \"/data\"}]}",
+                InspectContainerResponse.class).getMounts();
+
+        assertThatThrownBy(() -> BackupLabels.places(service(Map.of("backupbot.backup.volumes.postgres.path", "h/shadow")),
+                mounts)).hasMessage("the backup path " + volume.resolve("h/shadow") + " of app_example_db leads out of its"
+                        + " volume through a symbolic link in it: a backup holds only the service's own volume; name a path"
+                        + " without links.");
+        assertThatThrownBy(() -> BackupLabels.places(service(Map.of("backupbot.backup.path", "/data/h")), mounts))
+                .hasMessageContaining("leads out of its volume through a symbolic link");
+        assertThat(BackupLabels.places(service(Map.of("backupbot.backup.volumes.postgres.path", "dumps,new.sql")), mounts))
+                .extracting(BackupLabels.Place::hostPath)
+                .containsExactly(volume.resolve("dumps").toString(), volume.resolve("new.sql").toString());
+    }
+
+    @Test
+    void theOlderFormNeverBacksUpABindMountedHostFile() throws Exception {
+        assertThatThrownBy(() -> BackupLabels.places(service(Map.of("backupbot.backup.path", "/etc/hosts")), mounts()))
+                .hasMessageContaining("/etc/hosts of app_example_db is not on a volume");
+    }
 }

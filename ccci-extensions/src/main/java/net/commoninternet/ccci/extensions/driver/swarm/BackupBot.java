@@ -82,6 +82,10 @@ final class BackupBot {
     /** Runs the restore pre-hooks, puts the snapshot's files back where they came from, then runs the post-hooks. */
     void restore(String stack, String snapshotId) throws IOException, InterruptedException {
         hooks(stack, BackupLabels.RESTORE_PRE_HOOK);
+        // the places again, as the volumes are now: a link the app planted since the backup is refused, not written through
+        for (Service service : BackupLabels.services(docker.client(), stack)) {
+            hostPaths(service, runningContainer(service));
+        }
         processes.run(List.of("restic", "restore", snapshotId, "--target", "/"), null, resticEnv(),
                 Duration.ofMinutes(30)).orThrow();
         hooks(stack, BackupLabels.RESTORE_POST_HOOK);
