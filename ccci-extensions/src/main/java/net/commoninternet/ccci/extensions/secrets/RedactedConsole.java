@@ -155,8 +155,27 @@ public final class RedactedConsole implements AutoCloseable {
     /** From now on these values are masked (call as soon as they exist, before anything can print them). */
     public synchronized void addSecrets(Collection<String> values) {
         Set<String> all = new java.util.HashSet<>(secrets);
-        values.stream().filter(v -> v != null && v.length() >= MIN_SECRET).forEach(all::add);
+        all.addAll(maskable(values));
         secrets = all.stream().sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
+    }
+
+    /**
+     * What of {@code values} is masked: each value of at least {@link #MIN_SECRET} characters, and
+     * each line of a multi-line one (a PEM key) on its own, since the console and the service logs
+     * are masked line by line and the whole value never appears in one line.
+     */
+    public static Set<String> maskable(Collection<String> values) {
+        Set<String> out = new java.util.HashSet<>();
+        for (String value : values) {
+            if (value == null) {
+                continue;
+            }
+            out.add(value);
+            out.add(value.strip());
+            value.lines().map(String::strip).forEach(out::add);
+        }
+        out.removeIf(v -> v.length() < MIN_SECRET);
+        return out;
     }
 
     /** Every secret value registered so far (for a leak scan of what the command wrote). */

@@ -62,7 +62,7 @@ public final class SecretMasking {
         if (value instanceof String text) {
             String masked = URL_CREDENTIALS.matcher(text).replaceAll("$1" + MASK + "@");
             // longest first: a secret containing another is masked whole
-            for (String secret : secrets.stream().filter(s -> s.length() >= RedactedConsole.MIN_SECRET)
+            for (String secret : RedactedConsole.maskable(secrets).stream()
                     .sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList()) {
                 masked = masked.replace(secret, MASK);
             }

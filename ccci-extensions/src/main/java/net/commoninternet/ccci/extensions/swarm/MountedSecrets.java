@@ -17,11 +17,19 @@ import org.slf4j.LoggerFactory;
  * embedded driver knows the values it generated; under the abra driver abra generates them and
  * its output is withheld, so this is how a run learns what to mask there. Read right after the
  * deploy converged, before anything the run writes (service logs, results) could contain them.
+ *
+ * <p>What a container prints is the container's choice (its image's {@code cat} is the recipe's):
+ * a value shorter than {@link #MIN_FOUND} is not taken, so no container can have a word of the
+ * verdict ({@code FAIL}, {@code converged}, a check's name) masked out of the log. The values ccci
+ * generated are masked from their creation, whatever their length.
  */
 @API(status = API.Status.INTERNAL)
 public final class MountedSecrets {
 
     private static final Logger LOG = LoggerFactory.getLogger(MountedSecrets.class);
+
+    /** The shortest value read from a container that is masked: a generated secret's length, not a word. */
+    public static final int MIN_FOUND = 12;
 
     private MountedSecrets() {
     }
@@ -45,8 +53,11 @@ public final class MountedSecrets {
                             ? secret.getSecretName() : secret.getFile().getName();
                     String path = file.startsWith("/") ? file : "/run/secrets/" + file;
                     ContainerExec.Result read = exec.sh(container, "cat '" + path.replace("'", "") + "'");
-                    if (read.ok() && !read.output().isEmpty()) {
+                    if (read.ok() && read.output().strip().length() >= MIN_FOUND) {
                         values.putIfAbsent(secret.getSecretName(), read.output());
+                    } else if (read.ok()) {
+                        LOG.warn("secret {} inside {} is shorter than {} characters: not masked (a container does not"
+                                + " choose what the log hides)", secret.getSecretName(), name, MIN_FOUND);
                     } else {
                         LOG.warn("could not read secret {} inside {} (exit {}): values ccci did not generate stay"
                                 + " unmasked", secret.getSecretName(), name, read.exitCode());

@@ -71,4 +71,15 @@ class SecretMaskingTest {
         assertThat(keys.get("EXTRA_ENV")).isSameAs(env);
         assertThat(env).containsEntry("SMTP_PASSWORD", "hunter2");
     }
+
+    /** The console and the service logs are masked line by line: a PEM key is masked line by line too. */
+    @Test
+    void aMultiLineSecretIsMaskedLineByLine() {
+        String pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\r\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n";
+
+        assertThat(SecretMasking.mask(null, "db: MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", List.of(pem))).isEqualTo("db: " + MASK);
+        assertThat(SecretMasking.mask(null, "  BKcwggSjAgEAAoIBAQC7 tail", List.of(pem))).isEqualTo("  " + MASK + " tail");
+        assertThat(RedactedConsole.maskable(List.of(pem, "abc"))).contains(pem, "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+                "BKcwggSjAgEAAoIBAQC7").doesNotContain("abc", "");
+    }
 }
