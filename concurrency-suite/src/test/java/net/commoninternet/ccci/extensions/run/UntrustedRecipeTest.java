@@ -1,0 +1,235 @@
+package net.commoninternet.ccci.extensions.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.dockerjava.api.model.SecretSpec;
+import com.github.dockerjava.api.model.ServiceSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.StackLabels;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.MavenRun;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The recipe under test is untrusted (docs/security.md): an adversarial battery of real runs, one
+ * recipe repository per case made here, all in one real {@code mvn test -Drecipe=a,b,...} on the
+ * local swarm. Each case is refused with its one sentence before anything of its app exists on
+ * the engine (the engine's own event stream over the command names none of its objects), nothing
+ * is written outside the sandbox (a host folder with a marker stays as it was), a host variable
+ * never reaches a compose, a warm app of the run-app shape next to the runs is left alone by
+ * their janitors, and the operator's allowance lets its recipe deploy, with its warning.
+ */
+class UntrustedRecipeTest {
+
+    private static final Pattern APP = Pattern.compile("== ccci run \\S+ \\(pid \\d+\\): recipe (\\S+) .* app (\\S+), ABRA_DIR");
+    /** A warm app's name that has the run-app shape: no janitor may probe or reap it. */
+    private static final String WARM = "warm-abc123.ci.commoninternet.net";
+    private static final String OTHER_SECRET = "i11-other_ci_s_v1";
+    private static final String HOST_VALUE = "i11HostOnlyValue7f3a";
+
+    @TempDir
+    Path sandbox;
+
+    private final List<String> domains = new ArrayList<>();
+
+    @AfterEach
+    void leaveNothing() throws Exception {
+        for (String domain : domains) {
+            MavenRun.removeLeftovers(domain);
+        }
+        try (DockerEngine docker = DockerEngine.connect()) {
+            new StackTeardown(docker.client()).teardown(AppNaming.stackName(WARM));
+            new StackTeardown(docker.client()).teardown("i11-other");
+        }
+    }
+
+    private Path recipe(String name, String compose, String envSample) throws IOException {
+        Path dir = Files.createDirectories(sandbox.resolve("recipes").resolve(name));
+        if (compose != null) {
+            Files.writeString(dir.resolve("compose.yml"), compose.replace("IMAGE", LocalImages.BUSYBOX), StandardCharsets.UTF_8);
+        }
+        Files.writeString(dir.resolve(".env.sample"), "TYPE=" + name + "\n" + envSample, StandardCharsets.UTF_8);
+        return dir;
+    }
+
+    private static String web(String extra) {
+        return """
+                version: "3.8"
+                services:
+                  app:
+                    image: IMAGE
+                    command: ["sh", "-c", "mkdir -p /srv && echo ok > /srv/index.html; trap 'exit 0' TERM; httpd -f -p 8000 -h /srv & wait"]
+                    networks: [proxy]
+                """ + extra + """
+                    deploy:
+                      labels:
+                        - "traefik.enable=true"
+                        - "traefik.http.services.${STACK_NAME}.loadbalancer.server.port=8000"
+                        - "coop-cloud.${STACK_NAME}.version=0.1.0+1.0"
+                networks:
+                  proxy:
+                    external: true
+                """;
+    }
+
+    @Test
+    void everyWayARecipeReachesTheHostIsRefusedBeforeItsAppExistsAndTheAllowanceCasePassesWithItsWarning()
+            throws Exception {
+        Path host = Files.createDirectories(sandbox.resolve("host"));
+        Files.writeString(host.resolve("marker"), "the host's own\n");
+        Path outsideCompose = Files.writeString(host.resolve("compose.yml"), web("").replace("IMAGE", LocalImages.BUSYBOX));
+        Map<String, String> refusals = new LinkedHashMap<>();
+
+        recipe("i11sock", web("    volumes: [/var/run/docker.sock:/var/run/docker.sock]\n"), "");
+        refusals.put("i11sock", "i11sock: service app mounts the host path /var/run/docker.sock (volumes)");
+        recipe("i11root", web("    volumes: [\"/:/host\"]\n"), "");
+        refusals.put("i11root", "i11root: service app mounts the host path / (volumes)");
+        recipe("i11caps", web("    cap_add: [SYS_ADMIN]\n"), "");
+        refusals.put("i11caps", "i11caps: service app adds the capability SYS_ADMIN (cap_add)");
+        recipe("i11hnet", web("").replace("networks: [proxy]", "networks: [proxy, hostnet]")
+                + "  hostnet:\n    external: true\n    name: host\n", "");
+        refusals.put("i11hnet", "i11hnet: network hostnet is the external network host (networks)");
+        recipe("i11fsec", web("    secrets: [s]\n") + "secrets:\n  s:\n    file: " + host.resolve("marker") + "\n", "");
+        refusals.put("i11fsec", "i11fsec: secret s is made from the file " + host.resolve("marker") + " (secrets)");
+        recipe("i11xsec", web("    secrets: [s]\n") + "secrets:\n  s:\n    external: true\n    name: " + OTHER_SECRET + "\n", "");
+        refusals.put("i11xsec", "i11xsec: secret s is the external object " + OTHER_SECRET + " (secrets)");
+        recipe("i11ldp", web(""), "LD_PRELOAD=" + host.resolve("evil.so") + "\n");
+        refusals.put("i11ldp", "i11ldp: the app's env (its .env.sample, EXTRA_ENV or a hook) sets LD_PRELOAD");
+        recipe("i11dkh", web(""), "DOCKER_HOST=tcp://127.0.0.1:1\n");
+        refusals.put("i11dkh", "i11dkh: the app's env (its .env.sample, EXTRA_ENV or a hook) sets DOCKER_HOST");
+        recipe("i11hvar", web("").replace("image: IMAGE", "image: \"ccci.local/i11-${I11_HOST_ONLY:-none}:1\""), "");
+        refusals.put("i11hvar", "image ccci.local/i11-none:1 of service app is neither on this host nor pullable");
+        Path overlay = recipe("i11ovl", web(""), "");
+        Files.createSymbolicLink(overlay.resolve(".ccci"), host);
+        refusals.put("i11ovl", "i11ovl: .ccci is a symbolic link to " + host + ", outside the recipe");
+        Path linked = recipe("i11lnk", null, "");
+        Files.createSymbolicLink(linked.resolve("compose.yml"), outsideCompose);
+        refusals.put("i11lnk", "i11lnk: compose.yml is a symbolic link to " + outsideCompose + ", outside the recipe");
+        Path allowedDir = Files.createDirectories(sandbox.resolve("allowed"));
+        recipe("i11allow", web("    volumes: [\"" + allowedDir + ":/allowed:ro\"]\n"), "");
+
+        long since = System.currentTimeMillis() / 1000;
+        try (DockerEngine docker = DockerEngine.connect()) {
+            // another stack's secret, and a live warm app whose name has the run-app shape
+            docker.client().createSecretCmd(new SecretSpec().withName(OTHER_SECRET).withData("another stack's own value")
+                    .withLabels(StackLabels.of("i11-other"))).exec();
+            docker.client().createServiceCmd(new ServiceSpec().withName(AppNaming.stackName(WARM) + "_app")
+                    .withLabels(StackLabels.of(AppNaming.stackName(WARM)))
+                    .withTaskTemplate(new com.github.dockerjava.api.model.TaskSpec().withContainerSpec(
+                            new com.github.dockerjava.api.model.ContainerSpec().withImage(LocalImages.BUSYBOX)
+                                    .withCommand(List.of("sleep", "3600"))))).exec();
+        }
+        Map<String, String> env = new HashMap<>(Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString(), "I11_HOST_ONLY", HOST_VALUE));
+        List<String> names = new ArrayList<>(refusals.keySet());
+        names.add("i11allow");
+        MavenRun run = MavenRun.start(sandbox.resolve("battery.log"), env, "-Drecipe=" + String.join(",", names),
+                "-Dccci.recipes=" + sandbox.resolve("recipes"), "-Dccci.stages=install", "-Dccci.run-id=i11-battery",
+                "-Dccci.deploy-allowance=i11allow:volumes=" + allowedDir);
+
+        int exit = run.waitFor(Duration.ofMinutes(15));
+        String out = run.output();
+        Matcher apps = APP.matcher(out);
+        Map<String, String> domainOf = new HashMap<>();
+        while (apps.find()) {
+            domainOf.put(apps.group(1), apps.group(2));
+            domains.add(apps.group(2));
+        }
+        long until = System.currentTimeMillis() / 1000 + 1;
+
+        assertThat(exit).as(out).isNotZero();
+        for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+            assertThat(out).as(refusal.getKey()).contains(refusal.getValue());
+        }
+        // the allowance: the operator's line on every run of it, then a normal, passing install
+        assertThat(out).contains("!! deploy allowance for i11allow (set on this host with -Dccci.deploy-allowance):"
+                + " i11allow:volumes=" + allowedDir).contains("!! deploy allowance i11allow:volumes=" + allowedDir
+                + " (set on this host): service app mounts the host path " + allowedDir);
+        assertThat(domainOf).containsKey("i11allow");
+        assertThat(out).contains("deploying " + AppNaming.stackName(domainOf.get("i11allow")));
+        assertThat(Files.readString(sandbox.resolve("runs/i11-battery-i11allow/results.json")))
+                .containsPattern("\"check\"\\s*:\\s*\"converged\",\\s*\"status\"\\s*:\\s*\"passed\"");
+        // nothing of a refused recipe ever existed on the engine: the engine's own events say so
+        String events = events(since, until);
+        for (String recipe : refusals.keySet()) {
+            String domain = domainOf.get(recipe);
+            if (domain != null) {
+                assertThat(events).as(recipe).doesNotContain(AppNaming.stackName(domain));
+            }
+        }
+        // a host variable reached no compose, no log, no artifact
+        assertThat(out).doesNotContain(HOST_VALUE);
+        try (Stream<Path> files = Files.walk(sandbox.resolve("runs"))) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                assertThat(Files.readString(file, StandardCharsets.ISO_8859_1)).as(file.toString()).doesNotContain(HOST_VALUE);
+            }
+        }
+        // nothing written outside the sandbox's runs: the host folder as it was, no env file left in the canonical servers
+        try (Stream<Path> files = Files.list(host)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("marker", "compose.yml");
+        }
+        assertThat(host.resolve("marker")).content().isEqualTo("the host's own\n");
+        assertThat(allowedDir).isEmptyDirectory();
+        Path servers = sandbox.resolve("abra/servers/default");
+        if (Files.isDirectory(servers)) {
+            try (Stream<Path> left = Files.list(servers)) {
+                assertThat(left).isEmpty();
+            }
+        }
+        // the other stack's secret and the warm app are untouched; the janitors never probed the warm app
+        try (DockerEngine docker = DockerEngine.connect()) {
+            assertThat(docker.client().listSecretsCmd().withNameFilter(List.of(OTHER_SECRET)).exec())
+                    .singleElement().satisfies(secret -> assertThat(secret.getSpec().getLabels())
+                            .containsEntry(StackLabels.NAMESPACE, "i11-other"));
+            assertThat(docker.client().listServicesCmd().withNameFilter(List.of(AppNaming.stackName(WARM) + "_app")).exec())
+                    .hasSize(1);
+            for (String domain : domainOf.values()) {
+                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).as(domain).isEmpty();
+            }
+        }
+        assertThat(out).doesNotContain("janitor: " + WARM);
+    }
+
+    /** Every object event of the engine between two times, one line each (type, action, name). */
+    private static String events(long since, long until) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("docker", "events", "--since", Long.toString(since), "--until", Long.toString(until),
+                "--format", "{{.Type}} {{.Action}} {{.Actor.ID}} {{json .Actor.Attributes}}").redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(text).isZero();
+        return text;
+    }
+
+    /** A ref git could read as an option is refused at discovery: git never reads the file it names. */
+    @Test
+    void refInjectionIsRefusedAtDiscoveryAndGitNeverReadsTheFile() throws Exception {
+        recipe("i11ref", web(""), "");
+        Path file = Files.writeString(sandbox.resolve("pathspec"), "i11-line-only-git-would-print\n");
+        MavenRun run = MavenRun.start(sandbox.resolve("ref.log"), Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString()), "-Drecipe=i11ref", "-Dccci.recipes=" + sandbox.resolve("recipes"),
+                "-Dccci.ref=--pathspec-from-file=" + file);
+
+        int exit = run.waitFor(Duration.ofMinutes(10));
+
+        assertThat(exit).isNotZero();
+        assertThat(run.output()).contains("ccci.ref='--pathspec-from-file=" + file + "' is not a plain git ref")
+                .doesNotContain("i11-line-only-git-would-print").doesNotContain("== ccci run ");
+        assertThat(sandbox.resolve("runs")).doesNotExist();
+    }
+}
