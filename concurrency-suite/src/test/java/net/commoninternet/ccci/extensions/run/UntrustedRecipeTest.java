@@ -232,4 +232,45 @@ class UntrustedRecipeTest {
                 .doesNotContain("i11-line-only-git-would-print").doesNotContain("== ccci run ");
         assertThat(sandbox.resolve("runs")).doesNotExist();
     }
+
+    /**
+     * A recipe named {@code my-app} (a '-' in its first four letters) killed mid-deploy, its stack
+     * and secret created: the next run, of another domain, must see it as a run app and reap it
+     * in its janitor's sweep ({@code my-a-...} never matched the run-app pattern, and was never reaped).
+     */
+    @Test
+    void aMyAppRunKilledMidDeployIsReapedByTheNextRunsJanitor() throws Exception {
+        recipe("my-app", web("    secrets: [db_password]\n") + "secrets:\n  db_password:\n    external: true\n"
+                + "    name: ${STACK_NAME}_db_password_${SECRET_DB_PASSWORD_VERSION}\n", "SECRET_DB_PASSWORD_VERSION=v1\n");
+        Map<String, String> held = new HashMap<>(Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString()));
+        Path children = sandbox.resolve("children.log");
+        held.putAll(net.commoninternet.ccci.testing.ChildShims.install(sandbox.resolve("bin"), children));
+        held.put(net.commoninternet.ccci.testing.ChildShims.GATE, sandbox.resolve("never-opened").toString());
+        MavenRun first = MavenRun.start(sandbox.resolve("first.log"), held, "-Drecipe=my-app",
+                "-Dccci.recipes=" + sandbox.resolve("recipes"), "-Dccci.pr=1101", "-Dccci.stages=install",
+                "-Dccci.run-id=i11-myapp-first");
+        String domain = MavenRun.Started.parse(first.awaitLine("== ccci run ", Duration.ofMinutes(5))).domain();
+        domains.add(domain);
+        MavenRun.awaitLine(children, "deploy held", Duration.ofMinutes(5), first.process::isAlive);
+        first.killGroup();
+        try (DockerEngine docker = DockerEngine.connect()) {
+            assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).as("the dead run's app")
+                    .isNotEmpty();
+        }
+
+        MavenRun next = MavenRun.start(sandbox.resolve("next.log"), Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString()), "-Drecipe=my-app", "-Dccci.recipes=" + sandbox.resolve("recipes"),
+                "-Dccci.pr=1102", "-Dccci.stages=install", "-Dccci.run-id=i11-myapp-next");
+        String nextDomain = MavenRun.Started.parse(next.awaitLine("== ccci run ", Duration.ofMinutes(5))).domain();
+        domains.add(nextDomain);
+
+        assertThat(next.waitFor(Duration.ofMinutes(10))).as(next.output()).isZero();
+        assertThat(domain).startsWith("myap-");
+        assertThat(next.output()).contains("janitor: " + domain + " has no live owner (lock free): reaping",
+                "janitor: " + domain + " reaped");
+        try (DockerEngine docker = DockerEngine.connect()) {
+            assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).isEmpty();
+        }
+    }
 }
