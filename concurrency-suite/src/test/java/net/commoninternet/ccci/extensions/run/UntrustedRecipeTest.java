@@ -97,7 +97,10 @@ class UntrustedRecipeTest {
         Path outsideCompose = Files.writeString(host.resolve("compose.yml"), web("").replace("IMAGE", LocalImages.BUSYBOX));
         Map<String, String> refusals = new LinkedHashMap<>();
 
-        recipe("i11sock", web("    volumes: [/var/run/docker.sock:/var/run/docker.sock]\n"), "");
+        // with a generated secret: refused before it is made (the policy runs in newApp, not only before the deploy)
+        recipe("i11sock", web("    volumes: [/var/run/docker.sock:/var/run/docker.sock]\n    secrets: [db_password]\n")
+                + "secrets:\n  db_password:\n    external: true\n    name: ${STACK_NAME}_db_password_${SECRET_DB_PASSWORD_VERSION}\n",
+                "SECRET_DB_PASSWORD_VERSION=v1\n");
         refusals.put("i11sock", "i11sock: service app mounts the host path /var/run/docker.sock (volumes)");
         recipe("i11root", web("    volumes: [\"/:/host\"]\n"), "");
         refusals.put("i11root", "i11root: service app mounts the host path / (volumes)");
