@@ -30,6 +30,12 @@ public final class ChildEnvironment {
     static final List<String> FROM_HOST = List.of("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ",
             "TMPDIR", "DOCKER_HOST", "DOCKER_TLS_VERIFY", "DOCKER_CERT_PATH");
 
+    /**
+     * The prefix of the host's test instrumentation (the concurrency suite's child shims): set by
+     * whoever starts ccci on the host, passed on to every child, and never settable by a recipe.
+     */
+    static final String TEST_PREFIX = "CCCI_TEST_";
+
     /** A child's PATH when ccci itself has none. */
     static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -48,14 +54,17 @@ public final class ChildEnvironment {
             "PYTHONPATH", "PYTHONSTARTUP", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS",
             "ABRA_DIR", "CCCI_DEPLOYS_FILE", "CCCI_OPSTATE_FILE", "CCCI_DEPS_FILE", "CCCI_DEPSKIP_FILE", "CCCI_OP",
             "CCCI_BASE_URL", "CCCI_ENV_FILE");
-    private static final List<String> PREFIXES = List.of("LD_", "DOCKER_", "GIT_", "XDG_", "OTEL_", "RESTIC_", "BASH_FUNC_",
+    private static final List<String> PREFIXES = List.of(TEST_PREFIX, "LD_", "DOCKER_", "GIT_", "XDG_", "OTEL_", "RESTIC_", "BASH_FUNC_",
             "MALLOC_", "GLIBC_");
     private static final Set<String> PROXIES = Set.of("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "FTP_PROXY");
 
     private ChildEnvironment() {
     }
 
-    /** {@link #FROM_HOST} of {@code host} (ccci's own environment), with a PATH even if ccci has none. */
+    /**
+     * {@link #FROM_HOST} and the {@link #TEST_PREFIX} variables of {@code host} (ccci's own
+     * environment), with a PATH even if ccci has none.
+     */
     public static Map<String, String> fromHost(Map<String, String> host) {
         Map<String, String> chosen = new LinkedHashMap<>();
         for (String name : FROM_HOST) {
@@ -64,6 +73,11 @@ public final class ChildEnvironment {
                 chosen.put(name, value);
             }
         }
+        host.forEach((name, value) -> {
+            if (name.startsWith(TEST_PREFIX)) {
+                chosen.put(name, value);
+            }
+        });
         chosen.putIfAbsent("PATH", DEFAULT_PATH);
         return Map.copyOf(chosen);
     }

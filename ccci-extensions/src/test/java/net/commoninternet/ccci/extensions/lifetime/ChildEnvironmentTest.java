@@ -22,16 +22,18 @@ class ChildEnvironmentTest {
     void ofTheHostsEnvironmentOnlyTheAllowlistReachesAChild() {
         Map<String, String> host = Map.of("PATH", "/usr/bin:/bin", "HOME", "/root", "DRONE_TOKEN", "tok123",
                 "LD_PRELOAD", "/tmp/evil.so", "GIT_CONFIG_PARAMETERS", "'core.fsmonitor'='touch /tmp/x'",
-                "AWS_SECRET_ACCESS_KEY", "s3cr3t");
+                "AWS_SECRET_ACCESS_KEY", "s3cr3t", "CCCI_TEST_CHILDREN_LOG", "/tmp/children.log");
 
-        assertThat(ChildEnvironment.fromHost(host)).isEqualTo(Map.of("PATH", "/usr/bin:/bin", "HOME", "/root"));
+        assertThat(ChildEnvironment.fromHost(host)).isEqualTo(Map.of("PATH", "/usr/bin:/bin", "HOME", "/root",
+                "CCCI_TEST_CHILDREN_LOG", "/tmp/children.log"));
         assertThat(ChildEnvironment.fromHost(Map.of())).containsOnlyKeys("PATH");
     }
 
     @Test
     void aRealChildSeesNoVariableOfTheJvmBeyondTheAllowlist() throws Exception {
         Set<String> jvm = System.getenv().keySet();
-        Set<String> beyond = jvm.stream().filter(k -> !ChildEnvironment.FROM_HOST.contains(k)).collect(Collectors.toSet());
+        Set<String> beyond = jvm.stream().filter(k -> !ChildEnvironment.FROM_HOST.contains(k)
+                && !k.startsWith(ChildEnvironment.TEST_PREFIX)).collect(Collectors.toSet());
         // under Maven the JVM always has variables of its own (JAVA_HOME, MAVEN_*, ...): the test can fail
         assertThat(beyond).isNotEmpty();
 
@@ -73,11 +75,11 @@ class ChildEnvironmentTest {
         for (String name : List.of("LD_PRELOAD", "LD_LIBRARY_PATH", "PATH", "HOME", "DOCKER_HOST", "DOCKER_CONFIG",
                 "DOCKER_API_VERSION", "GIT_CONFIG_COUNT", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "https_proxy", "HTTPS_PROXY",
                 "BASH_ENV", "OTEL_EXPORTER_OTLP_ENDPOINT", "RESTIC_PASSWORD_COMMAND", "ABRA_DIR", "CCCI_DEPLOYS_FILE",
-                "GODEBUG", "XDG_CONFIG_HOME")) {
+                "GODEBUG", "XDG_CONFIG_HOME", "CCCI_TEST_DEPLOY_GATE")) {
             assertThat(ChildEnvironment.steersAChild(name)).as(name).isTrue();
         }
         for (String name : List.of("DOMAIN", "TYPE", "COMPOSE_FILE", "SECRET_DB_PASSWORD_VERSION", "STACK_NAME",
-                "APP_CGI_VERSION", "LETS_ENCRYPT_ENV", "DB_HOST", "SMTP_HOST")) {
+                "APP_CGI_VERSION", "LETS_ENCRYPT_ENV", "DB_HOST", "SMTP_HOST", "CCCI_SITE_NOTE")) {
             assertThat(ChildEnvironment.steersAChild(name)).as(name).isFalse();
         }
     }
