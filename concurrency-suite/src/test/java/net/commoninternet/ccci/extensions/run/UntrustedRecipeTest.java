@@ -269,9 +269,9 @@ class UntrustedRecipeTest {
         domains.add(nextDomain);
 
         assertThat(next.waitFor(Duration.ofMinutes(10))).as(next.output()).isZero();
-        assertThat(domain).startsWith("myap-");
         assertThat(next.output()).contains("janitor: " + domain + " has no live owner (lock free): reaping",
                 "janitor: " + domain + " reaped");
+        assertThat(domain).startsWith("myap-");
         try (DockerEngine docker = DockerEngine.connect()) {
             assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).isEmpty();
         }
