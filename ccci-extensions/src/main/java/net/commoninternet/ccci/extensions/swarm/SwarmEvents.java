@@ -1,11 +1,9 @@
 package net.commoninternet.ccci.extensions.swarm;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Event;
 import com.github.dockerjava.api.model.EventType;
 import java.io.Closeable;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -18,12 +16,12 @@ import java.util.concurrent.TimeUnit;
 final class SwarmEvents implements Closeable {
 
     private final Semaphore pending = new Semaphore(0);
-    private final ResultCallback.Adapter<Event> callback;
+    private final EngineStream<Event> callback;
 
     private SwarmEvents(DockerClient client) {
         callback = client.eventsCmd()
                 .withEventTypeFilter(EventType.SERVICE, EventType.CONTAINER)
-                .exec(new ResultCallback.Adapter<>() {
+                .exec(new EngineStream<>() {
                     @Override
                     public void onNext(Event event) {
                         pending.release();
@@ -44,10 +42,6 @@ final class SwarmEvents implements Closeable {
 
     @Override
     public void close() {
-        try {
-            callback.close();
-        } catch (IOException e) {
-            // the stream is going away either way
-        }
+        callback.closeQuietly();
     }
 }

@@ -131,9 +131,12 @@ public final class SwarmDriver implements AppDriver {
             return Optional.empty();
         } catch (com.github.dockerjava.api.exception.NotFoundException e) {
             LOG.info("image {} not on this host: pulling", image);
-            try {
-                return docker.client().pullImageCmd(image).start().awaitCompletion(2, java.util.concurrent.TimeUnit.MINUTES)
+            // closed either way: a pull still streaming when the run closes its engine connection is an ERROR line
+            try (var pull = docker.client().pullImageCmd(image).start()) {
+                return pull.awaitCompletion(2, java.util.concurrent.TimeUnit.MINUTES)
                         ? Optional.empty() : Optional.of("the pull did not finish within 2 min");
+            } catch (java.io.IOException closing) {
+                return Optional.of("the pull's stream could not be closed: " + closing.getMessage());
             } catch (RuntimeException pullFailed) {
                 return Optional.of("pulling it failed: " + DockerEngine.engineSays(pullFailed));
             }
