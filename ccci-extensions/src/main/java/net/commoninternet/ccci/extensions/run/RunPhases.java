@@ -250,6 +250,8 @@ final class RunPhases {
                     deps.domains()));
             extensions(RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
             tools.driver().deploy(app);
+            // the one probe container of the app: its start overlaps the convergence wait
+            tools.http().prepare(app.stack());
             return null;
         });
         SwarmConvergence.Report converged = timeline.time("convergence", () -> {
@@ -299,6 +301,8 @@ final class RunPhases {
         boolean clean = false;
         RunTimeline.Span span = timeline.start("teardown");
         try {
+            // no probe starts from here on; the app's probe container goes with its stack
+            tools.http().close();
             List<String> left = new ArrayList<>();
             try {
                 left.addAll(tools.driver().remove(domain));

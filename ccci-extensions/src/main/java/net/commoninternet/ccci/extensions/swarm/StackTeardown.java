@@ -167,6 +167,8 @@ public final class StackTeardown {
                 .forEach(s -> left.add("service " + s.getSpec().getName()));
         client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec()
                 .forEach(c -> left.add("container " + String.join(",", c.getNames())));
+        client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
+                .forEach(c -> left.add("probe container " + String.join(",", c.getNames())));
         client.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
                 .forEach(v -> left.add("volume " + v.getName()));
         client.listSecretsCmd().withLabelFilter(StackLabels.of(stack)).exec()
