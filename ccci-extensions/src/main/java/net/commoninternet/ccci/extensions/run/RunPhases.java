@@ -108,7 +108,7 @@ final class RunPhases {
 
     private void phases() throws Exception {
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
-        try (DockerEngine docker = DockerEngine.connect()) {
+        try (DockerEngine docker = timeline.time("connect", DockerEngine::connect)) {
             DriverProvider driver = Drivers.of(settings.driver());
             driver.requireAvailable();
             // One run id, one live run: refused here, before this run writes anything to the folder.
