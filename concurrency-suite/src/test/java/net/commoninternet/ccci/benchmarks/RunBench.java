@@ -166,14 +166,7 @@ public final class RunBench {
 
     /** What ccci's swarm driver runs for a deploy, without its checks before it. */
     private static void deploy(ChildProcesses processes, App app) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("docker", "stack", "deploy", "--prune", "--detach=true",
-                "--resolve-image", "never"));
-        for (String compose : app.composeFiles()) {
-            command.add("-c");
-            command.add(compose);
-        }
-        command.add(app.stack());
-        processes.run(command, app.recipeDir(), app.deployEnv(), Duration.ofMinutes(5)).orThrow();
+        processes.run(SwarmDriver.deployCommand(app), app.recipeDir(), app.deployEnv(), Duration.ofMinutes(5)).orThrow();
     }
 
     /** How many tasks the stack's services want (replicated: their replicas; one otherwise). */

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,17 +25,16 @@ import org.junit.jupiter.api.io.TempDir;
 class HttpProbeSwarmTest {
 
     private final String stack = "cccihttpprobe_" + Long.toHexString(System.nanoTime());
-    private DockerEngine docker;
+    private final DockerEngine docker = DockerEngine.connect();
 
-    @BeforeEach
-    void connect() {
-        docker = DockerEngine.connect();
-    }
-
+    /** The stack and its probe container, whatever the test left. */
     @AfterEach
-    void removeWhatThisTestCreated() throws Exception {
-        new StackTeardown(docker.client()).teardown(stack);
-        docker.close();
+    void removeTheStackAndCloseTheConnection() throws Exception {
+        try {
+            new StackTeardown(docker.client()).teardown(stack);
+        } finally {
+            docker.close();
+        }
     }
 
     @Test

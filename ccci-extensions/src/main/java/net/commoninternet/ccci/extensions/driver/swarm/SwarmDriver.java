@@ -93,6 +93,15 @@ public final class SwarmDriver implements AppDriver {
     /** One deploy of the app's checked-out tree (what {@code abra app deploy -C -c} does). */
     @Override
     public void deploy(App app) throws IOException, InterruptedException {
+        List<String> command = deployCommand(app);
+        Map<String, String> env = app.deployEnv();
+        requireImages(app);
+        LOG.info("deploying {} ({})", app.stack(), String.join(" ", command.subList(3, command.size())));
+        processes.run(command, app.recipeDir(), env, Duration.ofMinutes(5)).orThrow();
+    }
+
+    /** The command line of one deploy of the app, run in its recipe tree with its {@link App#deployEnv()}. */
+    public static List<String> deployCommand(App app) throws IOException {
         List<String> command = new ArrayList<>(List.of("docker", "stack", "deploy", "--prune", "--detach=true",
                 "--resolve-image", "never"));
         for (String compose : app.composeFiles()) {
@@ -100,10 +109,7 @@ public final class SwarmDriver implements AppDriver {
             command.add(compose);
         }
         command.add(app.stack());
-        Map<String, String> env = app.deployEnv();
-        requireImages(app);
-        LOG.info("deploying {} ({})", app.stack(), String.join(" ", command.subList(3, command.size())));
-        processes.run(command, app.recipeDir(), env, Duration.ofMinutes(5)).orThrow();
+        return command;
     }
 
     /**
