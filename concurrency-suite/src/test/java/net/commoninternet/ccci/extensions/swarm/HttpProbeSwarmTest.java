@@ -97,7 +97,7 @@ class HttpProbeSwarmTest {
                         traefik.http.services.web.loadbalancer.server.port: "80"
                   silent:
                     image: %1$s
-                    command: ["sh", "-c", "while :; do nc -l -p 81 >/dev/null; done"]
+                    command: ["sh", "-c", "while :; do sleep 3600 | nc -l -p 81 >/dev/null; done"]
                     networks: [proxy]
                 networks:
                   proxy:
