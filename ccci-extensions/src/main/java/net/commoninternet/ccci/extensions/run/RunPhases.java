@@ -303,6 +303,10 @@ final class RunPhases {
         try {
             // no probe starts from here on; the app's probe container goes with its stack
             tools.http().close();
+            // The app and its cold dependencies go at once, as the engine removes stacks side by side;
+            // a failed removal of the app keeps none of them.
+            java.util.concurrent.CompletableFuture<List<String>> depsLeft = run.keys().deps().isEmpty()
+                    ? java.util.concurrent.CompletableFuture.completedFuture(List.of()) : aside("dependencies", deps::remove);
             List<String> left = new ArrayList<>();
             try {
                 left.addAll(tools.driver().remove(domain));
@@ -310,7 +314,7 @@ final class RunPhases {
                 left.add("app " + domain + " (" + e + ")");
                 LOG.warn("removing {} failed: {}", domain, e.toString());
             }
-            left.addAll(deps.remove());
+            left.addAll(awaitUninterruptibly(depsLeft));
             clean = left.isEmpty();
             LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
         } finally {
@@ -322,6 +326,48 @@ final class RunPhases {
                 last.forEach(e -> call(() -> e.teardown(run)));
             } finally {
                 deps.releaseLocks();
+            }
+        }
+    }
+
+    /**
+     * {@code part} of the teardown on a thread of its own, whose lines are the run's (its run.log,
+     * its MDC recipe); never interrupted by the run's guards, bounded by the removal's own limits.
+     */
+    private java.util.concurrent.CompletableFuture<List<String>> aside(String part,
+            java.util.function.Supplier<List<String>> removal) {
+        java.util.concurrent.CompletableFuture<List<String>> left = new java.util.concurrent.CompletableFuture<>();
+        Thread helper = new Thread(() -> {
+            org.slf4j.MDC.put(RecipeCiRun.MDC_RECIPE, run.recipe());
+            try {
+                left.complete(removal.get());
+            } catch (RuntimeException | Error e) {
+                LOG.warn("removing the {} of {} failed: {}", part, run.recipe(), e.toString());
+                left.complete(List.of(part + " (" + e + ")"));
+            }
+        }, "ccci-teardown-" + part + "-" + run.recipe());
+        Runnable released = runLog.alsoFrom(helper);
+        left.whenComplete((l, e) -> released.run());
+        helper.start();
+        return left;
+    }
+
+    /** The teardown waits for all of itself: an interrupt (none is expected now) is kept for afterwards. */
+    private static List<String> awaitUninterruptibly(java.util.concurrent.CompletableFuture<List<String>> part) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return part.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    return List.of(String.valueOf(e.getCause()));
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }
