@@ -288,9 +288,9 @@ final class RunPhases {
 
     /**
      * Teardown must finish even when the run was stopped (SIGTERM, deadline): from here on,
-     * signals are logged and ignored and no interrupt of the guards is pending. The app goes, then
-     * its dependencies (a failed removal of the app must not keep them), then the results and the
-     * Teardown extensions, even if a removal failed. Last the dependencies' locks go (the app's
+     * signals are logged and ignored and no interrupt of the guards is pending. The app and its
+     * dependencies go side by side (a failed removal of the app must not keep them), then the
+     * results and the Teardown extensions, even if a removal failed. Last the dependencies' locks go (the app's
      * right after, in {@link #run}): nobody live owns the domains now, and a janitor reaps whatever
      * a failed removal left.
      */
