@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +50,8 @@ public final class ConvergenceBench {
             for (int round = 1; round <= rounds; round++) {
                 teardown.teardown(STACK);
                 long t0 = System.nanoTime();
-                CompletableFuture<Long> swarmTime = CompletableFuture.supplyAsync(() -> allRunning(docker.http(), t0));
+                CompletableFuture<Long> swarmTime = CompletableFuture.supplyAsync(() -> allRunning(docker.http(), t0,
+                        java.util.Set.of(STACK), 3));
                 deploy(compose, true);
                 SwarmConvergence.Report report = convergence.await(STACK, Duration.ofMinutes(2));
                 long ccciMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -86,8 +86,8 @@ public final class ConvergenceBench {
         }
     }
 
-    /** Milliseconds from t0 until 3 services each have a running task of their current spec. */
-    private static long allRunning(DockerHttpClient http, long t0) {
+    /** Milliseconds from t0 until {@code wanted} current-spec tasks of {@code stacks} run (polled every 10 ms on the socket). */
+    static long allRunning(DockerHttpClient http, long t0, java.util.Set<String> stacks, int wanted) {
         String filters = URLEncoder.encode("{\"desired-state\":[\"running\"],\"_up-to-date\":[\"true\"]}", StandardCharsets.UTF_8);
         while (true) {
             DockerHttpClient.Request request = DockerHttpClient.Request.builder()
@@ -96,12 +96,12 @@ public final class ConvergenceBench {
                 JsonNode tasks = JSON.readTree(response.getBody());
                 long running = 0;
                 for (JsonNode t : tasks) {
-                    boolean ours = t.path("Spec").path("ContainerSpec").path("Labels").path(StackLabels.NAMESPACE).asText().equals(STACK);
+                    boolean ours = stacks.contains(t.path("Spec").path("ContainerSpec").path("Labels").path(StackLabels.NAMESPACE).asText());
                     if (ours && t.path("Status").path("State").asText().equals("running")) {
                         running++;
                     }
                 }
-                if (running >= 3) {
+                if (running >= wanted) {
                     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 }
                 TimeUnit.MILLISECONDS.sleep(10);
@@ -115,8 +115,6 @@ public final class ConvergenceBench {
     }
 
     private static long median(List<Long> values) {
-        List<Long> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        return sorted.get(sorted.size() / 2);
+        return ParallelRunsBench.median(values);
     }
 }

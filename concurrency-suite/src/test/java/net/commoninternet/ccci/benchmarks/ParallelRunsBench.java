@@ -59,22 +59,9 @@ public final class ParallelRunsBench {
 
     private static Measured command(Path runs, String runId, String recipes) throws IOException, InterruptedException {
         Path dir = Files.createDirectories(runs.resolve(runId));
-        ProcessBuilder mvn = new ProcessBuilder("mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am",
-                "-Drecipe=" + recipes, "-Dccci.run-id=" + runId, "-Dccci.pr=" + (4000 + Math.abs(runId.hashCode() % 1000)))
-                .directory(ROOT.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("mvn.log").toFile());
-        mvn.environment().put("CCCI_RUNS_DIR", dir.toString());
         long t0 = System.nanoTime();
-        Process process = mvn.start();
-        int exit = process.waitFor();
+        List<Path> results = mvnTest(dir, runId, recipes);
         double wall = (System.nanoTime() - t0) / (double) TimeUnit.SECONDS.toNanos(1);
-        List<Path> results;
-        try (var files = Files.walk(dir)) {
-            results = files.filter(f -> f.getFileName().toString().equals("results.json")).toList();
-        }
-        if (exit != 0 || results.size() != recipes.split(",").length) {
-            throw new IllegalStateException("mvn -Drecipe=" + recipes + " exited " + exit + " with " + results.size()
-                    + " results; see " + dir.resolve("mvn.log"));
-        }
         Instant first = null;
         Instant last = null;
         for (Path file : results) {
@@ -87,13 +74,34 @@ public final class ParallelRunsBench {
         return new Measured(java.time.Duration.between(first, last).toMillis(), wall);
     }
 
-    private static long median(List<Long> values) {
+    /**
+     * One real {@code mvn test -Drecipe=...} with the runs folder {@code dir} (its output in
+     * {@code dir/mvn.log}); the results.json of each of its runs, or an error if it failed.
+     */
+    static List<Path> mvnTest(Path dir, String runId, String recipes) throws IOException, InterruptedException {
+        ProcessBuilder mvn = new ProcessBuilder("mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am",
+                "-Drecipe=" + recipes, "-Dccci.run-id=" + runId, "-Dccci.pr=" + (4000 + Math.abs(runId.hashCode() % 1000)))
+                .directory(ROOT.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("mvn.log").toFile());
+        mvn.environment().put("CCCI_RUNS_DIR", dir.toString());
+        int exit = mvn.start().waitFor();
+        List<Path> results;
+        try (var files = Files.walk(dir)) {
+            results = files.filter(f -> f.getFileName().toString().equals("results.json")).toList();
+        }
+        if (exit != 0 || results.size() != recipes.split(",").length) {
+            throw new IllegalStateException("mvn -Drecipe=" + recipes + " exited " + exit + " with " + results.size()
+                    + " results; see " + dir.resolve("mvn.log"));
+        }
+        return results;
+    }
+
+    static long median(List<Long> values) {
         List<Long> sorted = new ArrayList<>(values);
         Collections.sort(sorted);
         return sorted.get(sorted.size() / 2);
     }
 
-    private static double medianOf(List<Double> values) {
+    static double medianOf(List<Double> values) {
         List<Double> sorted = new ArrayList<>(values);
         Collections.sort(sorted);
         return sorted.get(sorted.size() / 2);

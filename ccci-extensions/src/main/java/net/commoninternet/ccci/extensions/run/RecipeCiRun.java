@@ -1,9 +1,11 @@
 package net.commoninternet.ccci.extensions.run;
 
 import java.util.List;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
 import net.commoninternet.ccci.extensions.lifetime.ParentDeathSignal;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunLifecycle;
 import net.commoninternet.ccci.spi.RunPlan;
@@ -28,6 +30,22 @@ public final class RecipeCiRun implements RunLifecycle {
      * parent now lets the guards see later whether it died before they were armed.
      */
     private static final long PARENT_AT_START = ParentDeathSignal.PARENT_AT_START;
+
+    static {
+        // Paid while the engine discovers and starts the first run, not before its first deploy, each
+        // on a thread of its own: the first run's engine connection (docker-java's first use), and
+        // jnr-posix (the locks' flock and the child processes' signals), loaded once per JVM.
+        DockerEngine.connectEarly();
+        Thread posix = new Thread(() -> {
+            try {
+                Class.forName(ChildProcesses.class.getName(), true, RecipeCiRun.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                // then the run loads it itself, and says so if it cannot
+            }
+        }, "ccci-load-posix");
+        posix.setDaemon(true);
+        posix.start();
+    }
 
     private volatile RecipeCommand command;
 

@@ -110,7 +110,7 @@ final class RunPhases {
 
     private void phases() throws Exception {
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
-        try (DockerEngine docker = DockerEngine.connect()) {
+        try (DockerEngine docker = timeline.time("connect", DockerEngine::connect)) {
             DriverProvider driver = Drivers.of(settings.driver());
             driver.requireAvailable();
             // One run id, one live run: refused here, before this run writes anything to the folder.
@@ -261,6 +261,8 @@ final class RunPhases {
                     deps.domains()));
             extensions(RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
             tools.driver().deploy(app);
+            // the one probe container of the app: its start overlaps the convergence wait
+            tools.http().prepare(app.stack());
             return null;
         });
         SwarmConvergence.Report converged = timeline.time("convergence", () -> {
@@ -297,9 +299,9 @@ final class RunPhases {
 
     /**
      * Teardown must finish even when the run was stopped (SIGTERM, deadline): from here on,
-     * signals are logged and ignored and no interrupt of the guards is pending. The app goes, then
-     * its dependencies (a failed removal of the app must not keep them), then the results and the
-     * Teardown extensions, even if a removal failed. Last the dependencies' locks go (the app's
+     * signals are logged and ignored and no interrupt of the guards is pending. The app and its
+     * dependencies go side by side (a failed removal of the app must not keep them), then the
+     * results and the Teardown extensions, even if a removal failed. Last the dependencies' locks go (the app's
      * right after, in {@link #run}): nobody live owns the domains now, and a janitor reaps whatever
      * a failed removal left.
      */
@@ -310,6 +312,12 @@ final class RunPhases {
         boolean clean = false;
         RunTimeline.Span span = timeline.start("teardown");
         try {
+            // no probe starts from here on; the app's probe container goes with its stack
+            tools.http().close();
+            // The app and its cold dependencies go at once, as the engine removes stacks side by side;
+            // a failed removal of the app keeps none of them.
+            java.util.concurrent.CompletableFuture<List<String>> depsLeft = run.keys().deps().isEmpty()
+                    ? java.util.concurrent.CompletableFuture.completedFuture(List.of()) : aside("dependencies", deps::remove);
             List<String> left = new ArrayList<>();
             try {
                 left.addAll(tools.driver().remove(domain));
@@ -317,7 +325,7 @@ final class RunPhases {
                 left.add("app " + domain + " (" + e + ")");
                 LOG.warn("removing {} failed: {}", domain, e.toString());
             }
-            left.addAll(deps.remove());
+            left.addAll(awaitUninterruptibly(depsLeft));
             clean = left.isEmpty();
             LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
         } finally {
@@ -329,6 +337,48 @@ final class RunPhases {
                 last.forEach(e -> call(() -> e.teardown(run)));
             } finally {
                 deps.releaseLocks();
+            }
+        }
+    }
+
+    /**
+     * {@code part} of the teardown on a thread of its own, whose lines are the run's (its run.log,
+     * its MDC recipe); never interrupted by the run's guards, bounded by the removal's own limits.
+     */
+    private java.util.concurrent.CompletableFuture<List<String>> aside(String part,
+            java.util.function.Supplier<List<String>> removal) {
+        java.util.concurrent.CompletableFuture<List<String>> left = new java.util.concurrent.CompletableFuture<>();
+        Thread helper = new Thread(() -> {
+            org.slf4j.MDC.put(RecipeCiRun.MDC_RECIPE, run.recipe());
+            try {
+                left.complete(removal.get());
+            } catch (RuntimeException | Error e) {
+                LOG.warn("removing the {} of {} failed: {}", part, run.recipe(), e.toString());
+                left.complete(List.of(part + " (" + e + ")"));
+            }
+        }, "ccci-teardown-" + part + "-" + run.recipe());
+        Runnable released = runLog.alsoFrom(helper);
+        left.whenComplete((l, e) -> released.run());
+        helper.start();
+        return left;
+    }
+
+    /** The teardown waits for all of itself: an interrupt (none is expected now) is kept for afterwards. */
+    private static List<String> awaitUninterruptibly(java.util.concurrent.CompletableFuture<List<String>> part) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return part.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    return List.of(String.valueOf(e.getCause()));
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -130,6 +130,19 @@ public final class RedactedConsole implements AutoCloseable {
             }
         }
 
+        /**
+         * {@code helper} works for this run (a part of its teardown on a thread of its own): its
+         * lines are this run's too, until the returned handle is run (its pending lines then written).
+         */
+        public Runnable alsoFrom(Thread helper) {
+            runLogs.put(helper, this);
+            return () -> {
+                out.flushPending(helper);
+                err.flushPending(helper);
+                runLogs.remove(helper, this);
+            };
+        }
+
         /** The run is over: its pending lines are written, its file closed. */
         @Override
         public void close() throws IOException {

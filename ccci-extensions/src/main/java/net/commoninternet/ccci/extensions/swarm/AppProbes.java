@@ -71,7 +71,7 @@ public final class AppProbes {
         long deadline = System.nanoTime() + timeout.toNanos();
         Outcome outcome = once(probe);
         while (!outcome.ok() && System.nanoTime() < deadline) {
-            TimeUnit.SECONDS.sleep(1);
+            TimeUnit.MILLISECONDS.sleep(HttpProbe.RETRY_PAUSE.toMillis());
             outcome = once(probe);
         }
         return outcome;

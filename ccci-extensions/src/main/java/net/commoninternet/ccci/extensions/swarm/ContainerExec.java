@@ -1,7 +1,6 @@
 package net.commoninternet.ccci.extensions.swarm;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
 import java.time.Duration;
@@ -30,6 +29,7 @@ public final class ContainerExec {
     }
 
     static final Duration TIMEOUT = Duration.ofMinutes(15);
+    private static final Duration EXIT_RECORDED = Duration.ofSeconds(2);
 
     private final DockerClient client;
 
@@ -49,28 +49,58 @@ public final class ContainerExec {
     }
 
     public Result sh(String container, String script) throws InterruptedException {
-        String exec = client.execCreateCmd(container).withCmd("sh", "-c", script)
-                .withAttachStdout(true).withAttachStderr(true).exec().getId();
         CappedOutput output = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
-        ResultCallback.Adapter<Frame> stream = client.execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>() {
+        Long exit = run(client, container, List.of("sh", "-c", script), TIMEOUT,
+                frame -> output.append(frame.getPayload(), frame.getPayload().length));
+        if (exit == null) {
+            throw new IllegalStateException("sh -c in container " + container + " did not finish within "
+                    + TIMEOUT.toMinutes() + " min; the run goes on without it (it ends with the container)");
+        }
+        return new Result(exit, output.text().strip());
+    }
+
+    /**
+     * Runs {@code command} in {@code container}, handing each frame of its output (stdout and
+     * stderr apart: no terminal) to {@code frames}; its exit status, or null if it did not end
+     * within {@code bound} (it goes on in the container; the stream is closed either way).
+     */
+    static Long run(DockerClient client, String container, List<String> command, Duration bound,
+            java.util.function.Consumer<Frame> frames) throws InterruptedException {
+        String exec = client.execCreateCmd(container).withCmd(command.toArray(String[]::new))
+                .withAttachStdout(true).withAttachStderr(true).exec().getId();
+        EngineStream<Frame> stream = client.execStartCmd(exec).exec(new EngineStream<Frame>() {
             @Override
             public void onNext(Frame frame) {
-                output.append(frame.getPayload(), frame.getPayload().length);
+                frames.accept(frame);
             }
         });
         try {
-            if (!stream.awaitCompletion(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                throw new IllegalStateException("sh -c in container " + container + " did not finish within "
-                        + TIMEOUT.toMinutes() + " min; the run goes on without it (it ends with the container)");
+            if (!stream.awaitCompletion(bound.toMillis(), TimeUnit.MILLISECONDS)) {
+                return null;
             }
         } finally {
-            try {
-                stream.close();
-            } catch (java.io.IOException e) {
-                // finished or abandoned either way
-            }
+            stream.closeQuietly();
         }
-        Long exit = client.inspectExecCmd(exec).exec().getExitCodeLong();
-        return new Result(exit == null ? -1 : exit, output.text().strip());
+        return exitOf(client, exec);
+    }
+
+    /**
+     * The exec's exit status once the engine recorded it: its output stream can end (the process
+     * closed its stdout and stderr) a moment before its exit is recorded; -1 if that takes longer
+     * than {@link #EXIT_RECORDED}.
+     */
+    private static long exitOf(DockerClient client, String exec) throws InterruptedException {
+        long deadline = System.nanoTime() + EXIT_RECORDED.toNanos();
+        while (true) {
+            com.github.dockerjava.api.command.InspectExecResponse inspected = client.inspectExecCmd(exec).exec();
+            Long exit = inspected.getExitCodeLong();
+            if (exit != null && !Boolean.TRUE.equals(inspected.isRunning())) {
+                return exit;
+            }
+            if (System.nanoTime() >= deadline) {
+                return -1L;
+            }
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
     }
 }

@@ -21,7 +21,64 @@ public record DockerEngine(DockerClient client, DockerHttpClient http) implement
     static final String SETUP_HINT = "run scripts/setup-local-swarm as root to install and start it";
     private static final String HOST = DefaultDockerClientConfig.createDefaultConfigBuilder().build().getDockerHost().toString();
 
+    /** The connection begun before the first run asked for one ({@link #connectEarly}); taken once. */
+    private static final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<DockerEngine>> EARLY =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    private static final java.util.concurrent.atomic.AtomicBoolean EARLY_BEGUN = new java.util.concurrent.atomic.AtomicBoolean();
+    /** How long the first run waits for the early connection before connecting on its own. */
+    private static final Duration EARLY_WAIT = Duration.ofSeconds(30);
+
+    /**
+     * Begins the first run's connection now, on a thread of its own (at discovery, right after the
+     * JVM starts): docker-java's first use (its classes, Jackson's, the HTTP client's) and the
+     * engine's ping and swarm check are paid while the engine discovers and starts the run, not
+     * before its first deploy. The first {@link #connect} takes it; if it failed, that connect
+     * connects again and says why in its own words. Once per JVM.
+     */
+    public static void connectEarly() {
+        if (!EARLY_BEGUN.compareAndSet(false, true)) {
+            return;
+        }
+        java.util.concurrent.CompletableFuture<DockerEngine> early = new java.util.concurrent.CompletableFuture<>();
+        EARLY.set(early);
+        Thread connecting = new Thread(() -> {
+            try {
+                early.complete(connectNow());
+            } catch (RuntimeException | Error e) {
+                early.completeExceptionally(e);
+            }
+        }, "ccci-engine-connect");
+        connecting.setDaemon(true);
+        connecting.start();
+    }
+
+    /** The connection for one run (closed by it): the early one if it was begun and succeeded, else a new one. */
     public static DockerEngine connect() {
+        java.util.concurrent.CompletableFuture<DockerEngine> early = EARLY.getAndSet(null);
+        if (early != null) {
+            try {
+                return early.get(EARLY_WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                early.thenAccept(DockerEngine::closeQuietly);
+            } catch (java.util.concurrent.ExecutionException e) {
+                // no engine or no swarm then: connecting now says which, or finds it started since
+            } catch (java.util.concurrent.TimeoutException e) {
+                early.thenAccept(DockerEngine::closeQuietly);
+            }
+        }
+        return connectNow();
+    }
+
+    private static void closeQuietly(DockerEngine engine) {
+        try {
+            engine.close();
+        } catch (Exception e) {
+            // an unused connection: nothing to keep
+        }
+    }
+
+    private static DockerEngine connectNow() {
         DefaultDockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
         DockerHttpClient http = new ApacheDockerHttpClient.Builder()
                 .dockerHost(config.getDockerHost())

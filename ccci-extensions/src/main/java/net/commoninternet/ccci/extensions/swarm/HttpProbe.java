@@ -1,13 +1,7 @@
 package net.commoninternet.ccci.extensions.swarm;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
-import com.github.dockerjava.api.command.WaitContainerResultCallback;
-import com.github.dockerjava.api.model.Frame;
-import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Service;
-import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,14 +16,22 @@ import org.apiguardian.api.API;
  * container on the attachable {@code proxy} network, to the service its traefik labels name,
  * on their {@code loadbalancer.server.port}, with the app's domain as Host. Swarm VIPs and
  * published ports are not used: they do not route on hosts without IPVS (see ENVIRONMENT.md),
- * and recipes publish no ports. The service is addressed as {@code tasks.<service>}.
+ * and recipes publish no ports. The service is addressed as {@code tasks.<service>}. Every probe
+ * of a stack is an exec into that stack's one probe container ({@link ProbeContainer}), started
+ * once and removed with the stack.
  */
 @API(status = API.Status.INTERNAL)
-public final class HttpProbe {
+public final class HttpProbe implements AutoCloseable {
 
     static final String PROXY_NETWORK = "proxy";
 
     private static final int PROBE_TIMEOUT_SECONDS = 15;
+    /** What a command killed by busybox's {@code timeout -s KILL} exits with (128 + 9). */
+    private static final long TIMED_OUT = 137;
+    /** How long past its own timeout the exec's end is awaited (the kill, the exec's end reaching us). */
+    private static final Duration EXEC_GRACE = Duration.ofSeconds(5);
+    /** Between two GETs of a wait: a probe costs milliseconds, so the app's first answer is seen within this. */
+    static final Duration RETRY_PAUSE = Duration.ofMillis(250);
     private static final Pattern PORT_LABEL = Pattern.compile("traefik\\.http\\.services\\.[^.]+\\.loadbalancer\\.server\\.port");
     private static final Pattern STATUS = Pattern.compile("HTTP/\\d(?:\\.\\d)? (\\d{3})");
 
@@ -46,11 +48,22 @@ public final class HttpProbe {
 
     private final DockerClient client;
     private final String image;
+    private final Duration timeout;
+    /** Each stack's probe container, started once (the app's stack: one per run); guarded by itself. */
+    private final Map<String, ProbeContainer> containers = new java.util.HashMap<>();
+    /** Set by {@link #close}: no probe container starts after the teardown began; guarded by {@link #containers}. */
+    private boolean closed;
 
     /** @param image what the probe containers run (busybox's wget and nc: {@code ccci.probe-image}) */
     public HttpProbe(DockerClient client, String image) {
+        this(client, image, Duration.ofSeconds(PROBE_TIMEOUT_SECONDS));
+    }
+
+    /** @param timeout how long one probe may take before it counts as no answer */
+    HttpProbe(DockerClient client, String image, Duration timeout) {
         this.client = client;
         this.image = image;
+        this.timeout = timeout;
     }
 
     /** The stack's service with {@code traefik.enable=true} and a load-balancer port label. */
@@ -83,25 +96,51 @@ public final class HttpProbe {
                 + " port number: set it to the port the service listens on (1-65535), for example " + label + "=80.");
     }
 
+    /**
+     * Starts the stack's probe container now, on a thread of its own, so that the first probe
+     * finds it running: called once the stack is deployed (its start then overlaps the
+     * convergence wait). Probing a stack without this starts it at the first probe.
+     */
+    public void prepare(String stack) {
+        container(stack);
+    }
+
+    private ProbeContainer container(String stack) {
+        synchronized (containers) {
+            if (closed) {
+                throw new IllegalStateException("the run's probes are over (its teardown has begun): " + stack
+                        + " is not probed any more");
+            }
+            return containers.computeIfAbsent(stack, s -> ProbeContainer.start(client, image, s));
+        }
+    }
+
+    /**
+     * No probe after this: every probe container's start is awaited (bounded), so the stacks'
+     * teardown that follows finds and removes each (they are labelled with their stack).
+     */
+    @Override
+    public void close() {
+        List<ProbeContainer> started;
+        synchronized (containers) {
+            closed = true;
+            started = List.copyOf(containers.values());
+        }
+        started.forEach(ProbeContainer::awaitStart);
+    }
+
     /** One GET of {@code path} with {@code Host: domain}; redirects are not followed. */
     public Answer get(Target target, String domain, String path) throws InterruptedException {
-        // No -T: busybox 1.35's wget crashes (SIGSEGV) with it; the container wait bounds the probe.
-        List<String> command = List.of("wget", "-S", "-O", "-", "--header", "Host: " + domain, target.url(path));
-        String id = startProbe(target.stack(), command);
-        try {
-            if (exitWithin(id, PROBE_TIMEOUT_SECONDS) == null) {
-                return new Answer(-1, "no answer within " + PROBE_TIMEOUT_SECONDS + " s", "");
-            }
-            StringBuilder headers = new StringBuilder();
-            StringBuilder body = new StringBuilder();
-            logs(id, headers, body);
-            Matcher m = STATUS.matcher(headers);
-            String detail = headers.toString().strip();
-            return m.find() ? new Answer(Integer.parseInt(m.group(1)), detail, body.toString())
-                    : new Answer(-1, detail.isEmpty() ? "no answer" : detail, body.toString());
-        } finally {
-            client.removeContainerCmd(id).withForce(true).exec();
+        // No -T: busybox 1.35's wget crashes (SIGSEGV) with it; busybox's timeout bounds the probe instead.
+        ProbeContainer.Ran ran = container(target.stack()).run(bounded(timeout, List.of("wget", "-S", "-O", "-", "--header",
+                "Host: " + domain, target.url(path))), timeout.plus(EXEC_GRACE));
+        if (ran.exit() == null || ran.exit() == TIMED_OUT) {
+            return new Answer(-1, "no answer within " + timeout.toSeconds() + " s", "");
         }
+        Matcher m = STATUS.matcher(ran.stderr());
+        String detail = ran.stderr().strip();
+        return m.find() ? new Answer(Integer.parseInt(m.group(1)), detail, ran.stdout())
+                : new Answer(-1, detail.isEmpty() ? "no answer" : detail, ran.stdout());
     }
 
     /**
@@ -112,44 +151,18 @@ public final class HttpProbe {
         String script = "i=0; while [ $i -lt " + stableConnects + " ]; do"
                 + " nc -w 2 tasks." + target.service() + " " + port + " </dev/null >/dev/null 2>&1 || exit 1;"
                 + " i=$((i+1)); [ $i -lt " + stableConnects + " ] && sleep 1; done; exit 0";
-        String id = startProbe(target.stack(), List.of("sh", "-c", script));
-        try {
-            Integer exit = exitWithin(id, PROBE_TIMEOUT_SECONDS + 3L * stableConnects);
-            return exit != null && exit == 0;
-        } finally {
-            client.removeContainerCmd(id).withForce(true).exec();
-        }
+        Duration bound = timeout.plusSeconds(3L * stableConnects);
+        ProbeContainer.Ran ran = container(target.stack()).run(bounded(bound, List.of("sh", "-c", script)),
+                bound.plus(EXEC_GRACE));
+        return ran.ok();
     }
 
-    /** A probe container on the proxy network, labelled so the stack's teardown removes it too; started. */
-    private String startProbe(String stack, List<String> command) {
-        String id = client.createContainerCmd(image)
-                .withCmd(command)
-                .withLabels(Map.of(StackLabels.PROBE, stack))
-                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(PROXY_NETWORK))
-                .exec().getId();
-        try {
-            client.startContainerCmd(id).exec();
-        } catch (RuntimeException e) {
-            client.removeContainerCmd(id).withForce(true).exec();
-            throw e;
-        }
-        return id;
-    }
-
-    /**
-     * The container's exit status, or null if it did not exit within {@code seconds}. The wait's
-     * stream is closed either way: left open, it is still being read when the run closes its
-     * engine connection, and docker-java logs that as an ERROR at the end of every run.
-     */
-    private Integer exitWithin(String id, long seconds) {
-        try (WaitContainerResultCallback wait = client.waitContainerCmd(id).start()) {
-            return wait.awaitStatusCode(seconds, TimeUnit.SECONDS);
-        } catch (com.github.dockerjava.api.exception.DockerClientException e) {
-            return null;
-        } catch (java.io.IOException e) {
-            return null; // closing a finished wait
-        }
+    /** {@code command}, killed by busybox's {@code timeout} after {@code bound}: the engine has no kill for an exec. */
+    private static List<String> bounded(Duration bound, List<String> command) {
+        List<String> bounded = new java.util.ArrayList<>(List.of("busybox", "timeout", "-s", "KILL",
+                String.valueOf(Math.max(1, bound.toSeconds()))));
+        bounded.addAll(command);
+        return bounded;
     }
 
     /** GETs until a status in {@code ok} answers or {@code timeout} passes; returns the last answer. */
@@ -158,25 +171,9 @@ public final class HttpProbe {
         long deadline = System.nanoTime() + timeout.toNanos();
         Answer answer = get(target, domain, path);
         while (!ok.contains(answer.status()) && System.nanoTime() < deadline) {
-            TimeUnit.MILLISECONDS.sleep(500);
+            TimeUnit.MILLISECONDS.sleep(RETRY_PAUSE.toMillis());
             answer = get(target, domain, path);
         }
         return answer;
-    }
-
-    /** wget writes the body to stdout and the status line and headers to stderr; each is capped as a child's output is. */
-    private void logs(String id, StringBuilder stderr, StringBuilder stdout) throws InterruptedException {
-        CappedOutput err = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
-        CappedOutput out = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
-        client.logContainerCmd(id).withStdOut(true).withStdErr(true).withFollowStream(false)
-                .exec(new ResultCallback.Adapter<Frame>() {
-                    @Override
-                    public void onNext(Frame frame) {
-                        (frame.getStreamType() == com.github.dockerjava.api.model.StreamType.STDOUT ? out : err)
-                                .append(frame.getPayload(), frame.getPayload().length);
-                    }
-                }).awaitCompletion(30, TimeUnit.SECONDS);
-        stderr.append(err.text());
-        stdout.append(out.text());
     }
 }

@@ -1,7 +1,6 @@
 package net.commoninternet.ccci.extensions.swarm;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
@@ -87,7 +86,7 @@ public final class ServiceLog {
             throws InterruptedException {
         Collector collector = new Collector(task);
         // `since` takes whole seconds; the window's exact edges are applied in Window.of.
-        ResultCallback.Adapter<Frame> callback = client.logContainerCmd(containerId).withStdOut(true).withStdErr(true)
+        EngineStream<Frame> callback = client.logContainerCmd(containerId).withStdOut(true).withStdErr(true)
                 .withTimestamps(true).withFollowStream(false).withTail(MAX_LINES)
                 .withSince((int) after.getEpochSecond()).exec(collector);
         try {
@@ -96,7 +95,7 @@ public final class ServiceLog {
                         + READ_TIMEOUT.toSeconds() + " s");
             }
         } finally {
-            closeQuietly(callback);
+            callback.closeQuietly();
         }
         return collector;
     }
@@ -144,14 +143,6 @@ public final class ServiceLog {
         }
     }
 
-    private static void closeQuietly(ResultCallback.Adapter<Frame> callback) {
-        try {
-            callback.close();
-        } catch (java.io.IOException e) {
-            // the stream is finished or abandoned either way
-        }
-    }
-
     /**
      * Frames need not end at line ends: each stream's bytes are buffered and split at newlines
      * (a newline byte never occurs inside a UTF-8 character). A line keeps its first
@@ -160,7 +151,7 @@ public final class ServiceLog {
      * bytes of lines are kept. A line that does not parse (a continuation)
      * takes the time and task of the line before it.
      */
-    private static final class Collector extends ResultCallback.Adapter<Frame> {
+    private static final class Collector extends EngineStream<Frame> {
         private final String task;
         private final Map<StreamType, Pending> pending = new EnumMap<>(StreamType.class);
         private final java.util.ArrayDeque<Line> lines = new java.util.ArrayDeque<>();

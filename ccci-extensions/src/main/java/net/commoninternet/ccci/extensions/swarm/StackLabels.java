@@ -10,7 +10,7 @@ public final class StackLabels {
     /** Set by {@code docker stack deploy} on services, networks, volumes, secrets and configs. */
     public static final String NAMESPACE = "com.docker.stack.namespace";
 
-    /** Set by ccci on its own short-lived helper containers (HTTP probes) of a stack. */
+    /** Set by ccci on the one probe container of a stack ({@link ProbeContainer}): removed with the stack. */
     static final String PROBE = "net.commoninternet.ccci.probe";
 
     private StackLabels() {

@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.EventType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +28,9 @@ public final class StackTeardown {
 
     private static final Logger LOG = LoggerFactory.getLogger(StackTeardown.class);
     private static final Duration TEARDOWN_LIMIT = Duration.ofMinutes(3);
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    private static final Duration POLL = Duration.ofMillis(250);
+    /** An interrupt cuts an event wait short; the loop still looks again no faster than this. */
+    private static final long POLL_AFTER_INTERRUPT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** How long swarm gets to stop and remove a removed service's running tasks before they are forced. */
     private static final Duration SWARM_GRACE = Duration.ofSeconds(30);
 
@@ -67,10 +70,12 @@ public final class StackTeardown {
         boolean interrupted = Thread.interrupted();
         boolean announced = false;
         List<String> left;
-        try {
+        // Container, volume and network events wake the waits (a container gone, a network released):
+        // each wait looks again at once instead of at its next poll; the poll stays for missed events.
+        try (SwarmEvents wake = SwarmEvents.subscribe(client, EventType.CONTAINER, EventType.VOLUME, EventType.NETWORK)) {
             while (true) {
                 try {
-                    left = removalPass(stack, deadline);
+                    left = removalPass(stack, deadline, wake);
                     if (left.isEmpty() || System.nanoTime() >= deadline) {
                         break;
                     }
@@ -91,7 +96,7 @@ public final class StackTeardown {
                         announced = true;
                     }
                 }
-                interrupted |= pause();
+                interrupted |= pause(wake);
             }
         } finally {
             // Not interruptible (its own limit bounds it): an interrupt is kept for the caller.
@@ -107,23 +112,31 @@ public final class StackTeardown {
         return left;
     }
 
-    /** One poll interval; returns whether an interrupt arrived (cleared, so later waits still wait). */
-    private static boolean pause() {
-        LockSupport.parkNanos(POLL_NANOS);
-        return Thread.interrupted();
+    /**
+     * Until the next engine event, at most one poll interval; returns whether an interrupt arrived
+     * (cleared, so later waits still wait: the teardown is bounded by its own limit).
+     */
+    private static boolean pause(SwarmEvents wake) {
+        try {
+            wake.await(POLL);
+            return Thread.interrupted();
+        } catch (InterruptedException e) {
+            LockSupport.parkNanos(POLL_AFTER_INTERRUPT_NANOS);
+            return true;
+        }
     }
 
-    private List<String> removalPass(String stack, long deadline) {
+    private List<String> removalPass(String stack, long deadline, SwarmEvents wake) {
         String label = StackLabels.filter(stack);
         client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()
                 .forEach(s -> ignoreGone(() -> client.removeServiceCmd(s.getId()).exec()));
         client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
                 .forEach(c -> ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec()));
         if (client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec().isEmpty()) {
-            removeOrphanedTasks(stack, deadline);
+            removeOrphanedTasks(stack, deadline, wake);
         }
         waitUntil(() -> client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
-                deadline);
+                deadline, wake);
         client.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
                 .forEach(v -> ignoreGone(() -> client.removeVolumeCmd(v.getName()).exec()));
         client.listSecretsCmd().withLabelFilter(StackLabels.of(stack)).exec()
@@ -142,7 +155,7 @@ public final class StackTeardown {
      * (a dockerd restart, a node that lost its task) stays forever and keeps its volumes "in use".
      * Those, and whatever still runs after the grace, are removed here.
      */
-    private void removeOrphanedTasks(String stack, long deadline) {
+    private void removeOrphanedTasks(String stack, long deadline, SwarmEvents wake) {
         List<com.github.dockerjava.api.model.Container> stopped = client.listContainersCmd().withShowAll(true)
                 .withLabelFilter(StackLabels.of(stack)).withStatusFilter(List.of("created", "exited", "dead")).exec();
         stopped.forEach(c -> {
@@ -151,7 +164,7 @@ public final class StackTeardown {
         });
         long grace = Math.min(deadline, System.nanoTime() + SWARM_GRACE.toNanos());
         waitUntil(() -> client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
-                grace);
+                grace, wake);
         client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().forEach(c -> {
             LOG.warn("forcing removal of task container {} of {}: still {} {} s after its service was removed",
                     String.join(",", c.getNames()), stack, c.getStatus(), SWARM_GRACE.toSeconds());
@@ -167,6 +180,8 @@ public final class StackTeardown {
                 .forEach(s -> left.add("service " + s.getSpec().getName()));
         client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec()
                 .forEach(c -> left.add("container " + String.join(",", c.getNames())));
+        client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
+                .forEach(c -> left.add("probe container " + String.join(",", c.getNames())));
         client.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
                 .forEach(v -> left.add("volume " + v.getName()));
         client.listSecretsCmd().withLabelFilter(StackLabels.of(stack)).exec()
@@ -178,10 +193,10 @@ public final class StackTeardown {
         return left;
     }
 
-    private static void waitUntil(java.util.function.BooleanSupplier condition, long deadline) {
+    private static void waitUntil(java.util.function.BooleanSupplier condition, long deadline, SwarmEvents wake) {
         boolean interrupted = false;
         while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            interrupted |= pause();
+            interrupted |= pause(wake);
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * healthy one; a process that crashes later than it is caught by the INSTALL checks, which
  * inspect again, and by the HTTP probe.
  * Swarm events wake the wait (inspection stays the truth), so a converged stack is seen within
- * tens of milliseconds; without events it re-inspects at most every half second.
+ * tens of milliseconds; without events it re-inspects at most every half second, and right after
+ * the end of a stability window it is waiting out (no event marks that moment).
  */
 @API(status = API.Status.INTERNAL)
 public final class SwarmConvergence {
@@ -56,6 +57,8 @@ public final class SwarmConvergence {
     private static final Duration IDLE_RECHECK = Duration.ofMillis(500);
     /** Task state follows the container event that caused it by a few milliseconds. */
     private static final Duration AFTER_EVENT_RECHECK = Duration.ofMillis(50);
+    /** How long after a stability window's end the wait looks again (the window is inclusive of its end). */
+    private static final Duration WINDOW_END_SLACK = Duration.ofMillis(5);
 
     /** One look at a stack: converged, still moving, or settled in a failure. */
     public record Report(boolean converged, boolean failed, List<String> problems) {
@@ -80,13 +83,16 @@ public final class SwarmConvergence {
     public Report await(String stack, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (SwarmEvents events = SwarmEvents.subscribe(docker.client())) {
-            Report report = inspect(stack);
+            StableAt stableAt = new StableAt();
+            Report report = inspect(stack, stableAt);
             while (!report.converged() && !report.failed() && System.nanoTime() < deadline) {
-                boolean woken = events.await(IDLE_RECHECK);
+                // No event marks the end of a stability window: the wait wakes when it ends, not at the next idle recheck.
+                boolean woken = events.await(stableAt.wait(clock.instant(), IDLE_RECHECK));
                 if (woken) {
                     events.await(AFTER_EVENT_RECHECK);
                 }
-                report = inspect(stack);
+                stableAt = new StableAt();
+                report = inspect(stack, stableAt);
             }
             if (!report.converged() && !report.failed()) {
                 List<String> problems = new ArrayList<>(report.problems());
@@ -100,6 +106,33 @@ public final class SwarmConvergence {
 
     /** One inspection of every service of the stack. */
     public Report inspect(String stack) {
+        return inspect(stack, new StableAt());
+    }
+
+    /**
+     * The earliest moment a service that only waits out its stability window gets past it (no
+     * event marks it); null when none does. One inspection's, on the waiting thread.
+     */
+    private static final class StableAt {
+        private Instant earliest;
+
+        void windowEndsAt(Instant end) {
+            if (earliest == null || end.isBefore(earliest)) {
+                earliest = end;
+            }
+        }
+
+        /** How long to wait for the next event: {@code idle}, or less if a window ends before (just after it ends). */
+        Duration wait(Instant now, Duration idle) {
+            if (earliest == null) {
+                return idle;
+            }
+            Duration untilEnd = Duration.between(now, earliest).plus(WINDOW_END_SLACK);
+            return untilEnd.isNegative() || untilEnd.isZero() ? WINDOW_END_SLACK : untilEnd.compareTo(idle) < 0 ? untilEnd : idle;
+        }
+    }
+
+    private Report inspect(String stack, StableAt stableAt) {
         List<Service> services = docker.client().listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec();
         if (services.isEmpty()) {
             return new Report(false, false, List.of("stack " + stack + " has no services yet"));
@@ -118,12 +151,12 @@ public final class SwarmConvergence {
                 problems.add(name + ": " + update.name().toLowerCase());
                 continue;
             }
-            serviceProblem(service).ifPresent(problems::add);
+            serviceProblem(service, stableAt).ifPresent(problems::add);
         }
         return new Report(problems.isEmpty(), failed, problems);
     }
 
-    private Optional<String> serviceProblem(Service service) {
+    private Optional<String> serviceProblem(Service service, StableAt stableAt) {
         String name = service.getSpec().getName();
         List<JsonNode> tasks = currentSpecTasks(service.getId());
         List<JsonNode> running = tasks.stream()
@@ -143,6 +176,7 @@ public final class SwarmConvergence {
                 : hasHealthcheck(service) ? Duration.ZERO : STABLE_WITHOUT_HEALTHCHECK;
         Instant now = clock.instant();
         if (!running.stream().allMatch(t -> !timestamp(t).plus(window).isAfter(now))) {
+            running.stream().map(t -> timestamp(t).plus(window)).max(Comparator.naturalOrder()).ifPresent(stableAt::windowEndsAt);
             return Optional.of(name + ": running for less than the " + window.toMillis() + " ms stability window"
                     + (hasFailed ? " (tasks failed before)" : "") + lastError.map(e -> " (last task error: " + e + ")").orElse(""));
         }

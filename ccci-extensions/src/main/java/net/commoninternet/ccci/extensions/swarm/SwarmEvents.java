@@ -1,11 +1,9 @@
 package net.commoninternet.ccci.extensions.swarm;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Event;
 import com.github.dockerjava.api.model.EventType;
 import java.io.Closeable;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -17,22 +15,40 @@ import java.util.concurrent.TimeUnit;
  */
 final class SwarmEvents implements Closeable {
 
-    private final Semaphore pending = new Semaphore(0);
-    private final ResultCallback.Adapter<Event> callback;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SwarmEvents.class);
 
-    private SwarmEvents(DockerClient client) {
+    private final Semaphore pending = new Semaphore(0);
+    private final EngineStream<Event> callback;
+
+    private SwarmEvents(DockerClient client, EventType... types) {
         callback = client.eventsCmd()
-                .withEventTypeFilter(EventType.SERVICE, EventType.CONTAINER)
-                .exec(new ResultCallback.Adapter<>() {
+                .withEventTypeFilter(types)
+                .exec(new EngineStream<>() {
                     @Override
                     public void onNext(Event event) {
                         pending.release();
                     }
+
+                    /**
+                     * A hint lost (the engine away, a teardown retrying against no engine): the waiter's
+                     * timer takes over. Not docker-java's ERROR line: nothing failed that inspection misses.
+                     */
+                    @Override
+                    public void onError(Throwable cause) {
+                        LOG.debug("engine event stream ended: {}", cause.toString());
+                        closeQuietly();
+                    }
                 });
     }
 
+    /** Service and container events: what a convergence wait wakes on. */
     static SwarmEvents subscribe(DockerClient client) {
-        return new SwarmEvents(client);
+        return new SwarmEvents(client, EventType.SERVICE, EventType.CONTAINER);
+    }
+
+    /** Events of {@code types} only. */
+    static SwarmEvents subscribe(DockerClient client, EventType... types) {
+        return new SwarmEvents(client, types);
     }
 
     /** Waits up to {@code max} for an event; true if one (or more, all drained) arrived. */
@@ -44,10 +60,6 @@ final class SwarmEvents implements Closeable {
 
     @Override
     public void close() {
-        try {
-            callback.close();
-        } catch (IOException e) {
-            // the stream is going away either way
-        }
+        callback.closeQuietly();
     }
 }

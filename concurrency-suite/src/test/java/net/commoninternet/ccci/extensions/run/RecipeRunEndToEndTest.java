@@ -93,6 +93,8 @@ class RecipeRunEndToEndTest {
 
     private void assertRunPassedAndLeftNothing(int exit, String output, String domain) throws Exception {
         assertThat(exit).as(output).isZero();
+        // no engine stream still open when the run closed its connection (docker-java's ERROR line), nor any other
+        assertThat(output).as("a passing run prints no ERROR line").doesNotContainPattern("\\bERROR\\b");
         Path xml = MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml");
         String report = Files.readString(xml, StandardCharsets.UTF_8);
         assertThat(report).contains("name=\"custom-html &gt; install &gt; deployed-once\"",

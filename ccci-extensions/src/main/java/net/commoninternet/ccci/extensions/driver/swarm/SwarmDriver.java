@@ -98,6 +98,15 @@ public final class SwarmDriver implements AppDriver {
     /** One deploy of the app's checked-out tree (what {@code abra app deploy -C -c} does). */
     @Override
     public void deploy(App app) throws IOException, InterruptedException {
+        List<String> command = deployCommand(app);
+        Map<String, String> env = app.deployEnv();
+        requireImages(app);
+        LOG.info("deploying {} ({})", app.stack(), String.join(" ", command.subList(3, command.size())));
+        processes.run(command, app.recipeDir(), env, Duration.ofMinutes(5)).orThrow();
+    }
+
+    /** The command line of one deploy of the app, run in its recipe tree with its {@link App#deployEnv()}. */
+    public static List<String> deployCommand(App app) throws IOException {
         List<String> command = new ArrayList<>(List.of("docker", "stack", "deploy", "--prune", "--detach=true",
                 "--resolve-image", "never"));
         for (String compose : app.composeFiles()) {
@@ -105,10 +114,7 @@ public final class SwarmDriver implements AppDriver {
             command.add(compose);
         }
         command.add(app.stack());
-        Map<String, String> env = app.deployEnv();
-        requireImages(app);
-        LOG.info("deploying {} ({})", app.stack(), String.join(" ", command.subList(3, command.size())));
-        processes.run(command, app.recipeDir(), env, Duration.ofMinutes(5)).orThrow();
+        return command;
     }
 
     /**
@@ -136,9 +142,12 @@ public final class SwarmDriver implements AppDriver {
             return Optional.empty();
         } catch (com.github.dockerjava.api.exception.NotFoundException e) {
             LOG.info("image {} not on this host: pulling", image);
-            try {
-                return docker.client().pullImageCmd(image).start().awaitCompletion(2, java.util.concurrent.TimeUnit.MINUTES)
+            // closed either way: a pull still streaming when the run closes its engine connection is an ERROR line
+            try (var pull = docker.client().pullImageCmd(image).start()) {
+                return pull.awaitCompletion(2, java.util.concurrent.TimeUnit.MINUTES)
                         ? Optional.empty() : Optional.of("the pull did not finish within 2 min");
+            } catch (java.io.IOException closing) {
+                return Optional.of("the pull's stream could not be closed: " + closing.getMessage());
             } catch (RuntimeException pullFailed) {
                 return Optional.of("pulling it failed: " + DockerEngine.engineSays(pullFailed));
             }

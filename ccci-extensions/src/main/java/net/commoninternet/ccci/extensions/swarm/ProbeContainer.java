@@ -1,0 +1,120 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.StreamType;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
+import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+
+/**
+ * The one container a stack's probes run in: started once on the attachable {@code proxy}
+ * network (so what it reaches is what traefik would route to, on whichever node a task runs:
+ * {@code tasks.<service>} resolves to every task's address on the overlay), each probe an exec
+ * into it (milliseconds, where a container per probe cost about half a second), and removed with
+ * the stack by its teardown, which finds it by its {@link StackLabels#PROBE} label.
+ *
+ * <p>Resource: the probe container of one stack, on the runner's own engine. Invariant: it exists
+ * only while its stack does, so a teardown that leaves nothing of the stack leaves no probe either.
+ * Scope: this process starts it; the teardown of the stack, this run's or a janitor's, removes it.
+ * How: it is started only once the stack is deployed, its start runs on a thread of its own (in
+ * parallel with the convergence wait) and {@link HttpProbe#close} awaits every start before the
+ * teardown lists what to remove. Linearization point: the engine's create of the labelled
+ * container; from then on the stack's teardown sees it.
+ */
+final class ProbeContainer {
+
+    /** How long a probe container's create and start may take before the probe gives up on it. */
+    private static final Duration START_LIMIT = Duration.ofMinutes(1);
+
+    /** What one command in the container left: its exit status (null: it did not end in time), stdout and stderr. */
+    record Ran(Long exit, String stdout, String stderr) {
+        boolean ok() {
+            return exit != null && exit == 0;
+        }
+    }
+
+    private final DockerClient client;
+    private final String stack;
+    private final CompletableFuture<String> id;
+
+    private ProbeContainer(DockerClient client, String stack, CompletableFuture<String> id) {
+        this.client = client;
+        this.stack = stack;
+        this.id = id;
+    }
+
+    /** Creates and starts the stack's probe container on a thread of its own; probes wait for it. */
+    static ProbeContainer start(DockerClient client, String image, String stack) {
+        CompletableFuture<String> id = new CompletableFuture<>();
+        Thread starter = new Thread(() -> {
+            try {
+                id.complete(create(client, image, stack));
+            } catch (RuntimeException | Error e) {
+                id.completeExceptionally(e);
+            }
+        }, "ccci-probe-container-" + stack);
+        starter.setDaemon(true);
+        starter.start();
+        return new ProbeContainer(client, stack, id);
+    }
+
+    private static String create(DockerClient client, String image, String stack) {
+        // PID 1 of its own namespace ignores TERM; the teardown removes it with force (KILL).
+        String created = client.createContainerCmd(image)
+                .withCmd("sleep", "2147483647")
+                .withLabels(Map.of(StackLabels.PROBE, stack))
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK))
+                .exec().getId();
+        client.startContainerCmd(created).exec();
+        return created;
+    }
+
+    /** Runs {@code command} in the probe container, for at most {@code bound}; stdout and stderr apart, each capped. */
+    Ran run(List<String> command, Duration bound) throws InterruptedException {
+        CappedOutput out = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
+        CappedOutput err = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
+        Long exit = ContainerExec.run(client, id(), command, bound, (Frame frame) ->
+                (frame.getStreamType() == StreamType.STDOUT ? out : err).append(frame.getPayload(), frame.getPayload().length));
+        return new Ran(exit, out.text(), err.text());
+    }
+
+    /** The running container's id, once its start is over; its failure as one sentence. */
+    private String id() throws InterruptedException {
+        try {
+            return id.get(START_LIMIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the probe container of " + stack + " on the " + HttpProbe.PROXY_NETWORK
+                    + " network could not be started: " + DockerEngine.engineSays(e.getCause() instanceof RuntimeException r
+                    ? r : new IllegalStateException(e.getCause())), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the probe container of " + stack + " did not start within "
+                    + START_LIMIT.toSeconds() + " s");
+        }
+    }
+
+    /** Waits (bounded) until the start is over, however it ended: from then on the stack's teardown sees the container. */
+    void awaitStart() {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
+        while (!id.isDone() && System.nanoTime() < deadline) {
+            try {
+                id.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException | TimeoutException e) {
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
