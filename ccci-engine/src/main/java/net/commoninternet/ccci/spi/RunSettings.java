@@ -54,11 +54,33 @@ public record RunSettings(Subject subject, Set<Tier> stages, DriverKind driver, 
      * @param approvedRecipes recipes whose own repository's CI code ({@code install_steps.sh},
      *        {@code compose.ccci.yml}) may run; for any other recipe such files are ignored
      * @param probeImage the image of the containers that probe apps from the proxy network
+     * @param lease the app-domain lease's times, across the runner hosts of one swarm
      */
-    public record Options(Duration deadline, boolean skipFetch, Set<String> approvedRecipes, String probeImage) {
+    public record Options(Duration deadline, boolean skipFetch, Set<String> approvedRecipes, String probeImage, Lease lease) {
         public Options {
             approvedRecipes = Set.copyOf(approvedRecipes);
             Objects.requireNonNull(probeImage, "probeImage");
+            Objects.requireNonNull(lease, "lease");
+        }
+
+        /** With the default lease times. */
+        public Options(Duration deadline, boolean skipFetch, Set<String> approvedRecipes, String probeImage) {
+            this(deadline, skipFetch, approvedRecipes, probeImage, Lease.DEFAULT);
+        }
+    }
+
+    /**
+     * The app-domain lease's times ({@code ccci.lease.ttl}, {@code ccci.lease.heartbeat}).
+     *
+     * @param ttl how long a lease must stay unrenewed before another host's run or janitor takes it over
+     * @param heartbeat how often the holder renews it (at most a quarter of the TTL)
+     */
+    public record Lease(Duration ttl, Duration heartbeat) {
+        public static final Lease DEFAULT = new Lease(Duration.ofSeconds(90), Duration.ofSeconds(10));
+
+        public Lease {
+            Objects.requireNonNull(ttl, "ttl");
+            Objects.requireNonNull(heartbeat, "heartbeat");
         }
     }
 
