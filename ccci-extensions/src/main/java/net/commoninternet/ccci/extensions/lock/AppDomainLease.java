@@ -69,14 +69,24 @@ public final class AppDomainLease {
     static final String SCOPE = LEASE + ".flock-scope";
     static final String HOST = LEASE + ".host";
     static final String PID = LEASE + ".pid";
+    static final String MACHINE_LABEL = LEASE + ".machine";
+    static final String STARTED = LEASE + ".pid-started";
     static final String RUN = LEASE + ".run";
     static final String PURPOSE = LEASE + ".purpose";
     static final String RENEWAL = LEASE + ".renewal";
     static final String HELD = "held";
     static final String RELEASED = "released";
 
-    /** This machine's id: with a lock folder, a flock scope. */
-    private static final String MACHINE = machineId();
+    /** The system property that names the runner host in place of its machine id (tests simulate hosts with it). */
+    public static final String HOST_ID = "ccci.lease.host-id";
+    /**
+     * This machine's id: with a lock folder, a flock scope; the system property {@value #HOST_ID}
+     * overrides it (simulated runner hosts on one machine, in tests).
+     */
+    private static final String MACHINE = System.getProperty(HOST_ID, machineId());
+
+    /** This process's start time, with its pid the proof on this machine that a holder still lives. */
+    private static final String ME_STARTED = startedAt(ProcessHandle.current());
 
     /** How often a waiting contender reads the lease again: a release is seen this soon. */
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
@@ -111,15 +121,15 @@ public final class AppDomainLease {
      * scope (this machine and that folder) names the flocks the taker's run also holds; a lease from
      * the same scope is judged by the flock.
      */
-    public record Holder(String host, Path lockDir, long pid, String runId) {
-        /** This process, locking in {@code lockDir}, for run {@code runId}. */
+    public record Holder(String host, String machine, Path lockDir, long pid, String runId) {
+        /** This process on this machine, locking in {@code lockDir}, for run {@code runId}. */
         public static Holder of(Path lockDir, String runId) {
-            return new Holder(hostname(), lockDir.toAbsolutePath().normalize(), ProcessHandle.current().pid(), runId);
+            return new Holder(hostname(), MACHINE, lockDir.toAbsolutePath().normalize(), ProcessHandle.current().pid(), runId);
         }
 
-        /** This machine's id and the lock folder: leases of one scope are arbitrated by its flocks too. */
+        /** The machine's id and the lock folder: leases of one scope are arbitrated by its flocks too. */
         public String flockScope() {
-            return MACHINE + ":" + lockDir;
+            return machine + ":" + lockDir;
         }
     }
 
@@ -204,6 +214,35 @@ public final class AppDomainLease {
     }
 
     /**
+     * Whether the holder of {@code seen} is proven gone without waiting for expiry, the caller holding
+     * the domain's flock in its own lock folder: held from this flock scope (the flock, let go last,
+     * is free), or held from this very machine by a process that no longer exists (its pid is gone or
+     * now names a process started at another time): the kernel's word, as good as a flock's.
+     */
+    public boolean provenGone(Seen seen) {
+        if (seen.absent() || seen.released()) {
+            return false;
+        }
+        if (heldFromHere(seen)) {
+            return true;
+        }
+        Stored record = seen.record().get();
+        if (!me.machine().equals(record.label(MACHINE_LABEL))) {
+            return false;
+        }
+        try {
+            Optional<ProcessHandle> process = ProcessHandle.of(Long.parseLong(record.label(PID)));
+            return process.isEmpty() || !startedAt(process.get()).equals(record.label(STARTED));
+        } catch (NumberFormatException unreadable) {
+            return false;
+        }
+    }
+
+    private static String startedAt(ProcessHandle process) {
+        return process.info().startInstant().map(i -> Long.toString(i.toEpochMilli())).orElse("");
+    }
+
+    /**
      * Takes the lease from the state {@code seen}: created if absent, recreated if released, taken
      * over (compare-and-swap from that very version) if held. Take a held one only when its holder is
      * proven gone: by the flock (same scope) or by {@link #expired}. Empty when another contender won.
@@ -243,8 +282,8 @@ public final class AppDomainLease {
         while (true) {
             try {
                 Seen seen = look(domain);
-                if (seen.absent() || seen.released() || heldFromHere(seen)) {
-                    if (heldFromHere(seen)) {
+                if (seen.absent() || seen.released() || provenGone(seen)) {
+                    if (provenGone(seen)) {
                         LOG.info("== app lease: {} was held by a run of this host that is gone ({}): taken over ==", domain,
                                 seen.holder());
                     }
@@ -330,6 +369,8 @@ public final class AppDomainLease {
         labels.put(SCOPE, me.flockScope());
         labels.put(HOST, me.host());
         labels.put(PID, Long.toString(me.pid()));
+        labels.put(MACHINE_LABEL, me.machine());
+        labels.put(STARTED, ME_STARTED);
         labels.put(RUN, me.runId());
         labels.put(PURPOSE, purpose);
         labels.put(RENEWAL, Long.toString(renewal));

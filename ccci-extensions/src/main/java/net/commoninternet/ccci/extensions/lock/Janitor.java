@@ -221,7 +221,7 @@ public final class Janitor {
             AppDomainLease.Seen seen;
             try {
                 seen = leases.look(domain);
-                if (!seen.absent() && !seen.released() && !leases.heldFromHere(seen)) {
+                if (!seen.absent() && !seen.released() && !leases.provenGone(seen)) {
                     if (!leases.looksStale(seen, swarmNow())) {
                         LOG.info("janitor: {} is live on another host (its lease is held by {} and renewed): left alone",
                                 domain, seen.holder());
