@@ -53,6 +53,7 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
                     + " deploy or keep the app leases: point DOCKER_HOST at a manager of the swarm (docker node ls shows"
                     + " them), or promote this node with docker node promote.");
         }
+        SwarmNodes.ownNodeIs(client, swarm.getNodeID()); // already read: no second /info (7-9 ms) for it
         return new DockerEngine(client, http, config.getDockerHost().toString());
     }
 

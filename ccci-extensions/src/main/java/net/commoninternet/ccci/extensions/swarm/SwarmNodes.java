@@ -57,6 +57,11 @@ public final class SwarmNodes {
         return OWN_NODE.computeIfAbsent(manager, c -> c.infoCmd().exec().getSwarm().getNodeID());
     }
 
+    /** Records the node the engine {@code manager} runs on, as its {@code /info} said. */
+    static void ownNodeIs(DockerClient manager, String nodeId) {
+        OWN_NODE.put(manager, nodeId);
+    }
+
     /** Every node of the swarm, with its engine where one is reachable (the run's own node: {@code manager}). */
     public static List<Node> all(DockerClient manager) {
         String own = ownNode(manager);
