@@ -77,13 +77,8 @@ public final class AppDomainLease {
     static final String HELD = "held";
     static final String RELEASED = "released";
 
-    /** The system property that names the runner host in place of its machine id (tests simulate hosts with it). */
-    public static final String HOST_ID = "ccci.lease.host-id";
-    /**
-     * This machine's id: with a lock folder, a flock scope; the system property {@value #HOST_ID}
-     * overrides it (simulated runner hosts on one machine, in tests).
-     */
-    private static final String MACHINE = System.getProperty(HOST_ID, machineId());
+    /** This machine's id: with a lock folder, a flock scope (tests simulate other hosts with {@link Holder}'s own). */
+    private static final String MACHINE = machineId();
 
     /** This process's start time, with its pid the proof on this machine that a holder still lives. */
     private static final String ME_STARTED = startedAt(ProcessHandle.current());
