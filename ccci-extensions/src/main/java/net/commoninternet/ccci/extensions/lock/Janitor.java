@@ -296,7 +296,7 @@ public final class Janitor {
             return Outcome.LIVE_ELSEWHERE;
         }
         try {
-            LOG.info("janitor: {} has no live owner (lock free, {}): reaping under its lease", seen.domain(), why);
+            LOG.info("janitor: {} has no live owner (lock free): reaping, under a lease of its own ({})", seen.domain(), why);
             return reapUnderProbe(probe, seen.domain());
         } finally {
             lease.get().release();
