@@ -274,6 +274,15 @@ public final class AppDomainLease {
         Seen watched = null;
         boolean announced = false;
         boolean unreachable = false;
+        // The usual case (nobody holds it): one create, no read before it; a 409 says to look.
+        try {
+            Optional<Held> first = take(new Seen(domain, Optional.empty(), System.nanoTime()), purpose);
+            if (first.isPresent()) {
+                return first.get();
+            }
+        } catch (IOException | RuntimeException e) {
+            // the loop below says so and retries
+        }
         while (true) {
             try {
                 Seen seen = look(domain);
