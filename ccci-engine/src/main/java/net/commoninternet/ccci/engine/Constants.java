@@ -109,6 +109,24 @@ public final class Constants {
     public static final String PROBE_IMAGE = "ccci.probe-image";
 
     /**
+     * Seconds an app-domain lease (held in the swarm's raft store beside the host's flock, so that
+     * several runner hosts of one swarm never run one domain at once) must stay unrenewed before
+     * another host's run or janitor takes it over; from 3 to 3600, default {@value #DEFAULT_LEASE_TTL_SECONDS}.
+     * Above a manager leader election (10-20 s, during which every renewal stalls) plus a heartbeat,
+     * so a live, reachable holder's lease never expires. A holder that could not renew for two thirds
+     * of it stops its own run. Only a dead or cut-off host's apps wait this long for a reap; on one
+     * host a dead run's free flock lets its lease be taken at once. Every runner host of a swarm must
+     * use the same value.
+     */
+    public static final String LEASE_TTL = "ccci.lease.ttl";
+
+    /**
+     * Seconds between two renewals of a held app-domain lease; from 1 to a quarter of
+     * {@link #LEASE_TTL}, default {@value #DEFAULT_LEASE_HEARTBEAT_SECONDS}.
+     */
+    public static final String LEASE_HEARTBEAT = "ccci.lease.heartbeat";
+
+    /**
      * {@code true} (the default): the runs of a command of several recipes run in parallel, through
      * the JUnit Platform's own parallel executor; {@code false}: one after another. A single recipe
      * always runs on the thread that runs the engine.
@@ -143,6 +161,10 @@ public final class Constants {
 
     static final String DEFAULT_PROBE_IMAGE = "ccci.local/busybox:1";
     static final long DEFAULT_DEADLINE_SECONDS = 3600;
+    static final long DEFAULT_LEASE_TTL_SECONDS = 90;
+    static final long DEFAULT_LEASE_HEARTBEAT_SECONDS = 10;
+    static final long MIN_LEASE_TTL_SECONDS = 3;
+    static final long MAX_LEASE_TTL_SECONDS = 3600;
     /** A day: a deadline is a bound, and a huge one (or one whose nanoseconds overflow) would disable it. */
     static final long MAX_DEADLINE_SECONDS = 86_400;
 

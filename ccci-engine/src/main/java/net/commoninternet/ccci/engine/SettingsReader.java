@@ -124,6 +124,7 @@ final class SettingsReader {
                     + MAX_DEADLINE_SECONDS + " (24 hours; the default is " + DEFAULT_DEADLINE_SECONDS + "): a longer one"
                     + " would let a wedged run hold its host and its app lock for good.");
         }
+        RunSettings.Lease lease = lease();
         Path recipes = recipesDir();
         Path lockDir = folder(APP_LOCK_DIR, ENV_APP_LOCK_DIR, "/run/lock");
         Path runsDir = folder(RUNS_DIR, ENV_RUNS_DIR, "/var/lib/cc-ci-runs");
@@ -140,7 +141,7 @@ final class SettingsReader {
         return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver.orElseThrow(),
                 new RunSettings.HostPaths(recipes, lockDir, runsDir, abraDir, logFile),
                 new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, new RunSettings.HostTrust(approved, allowance),
-                        probeImage)));
+                        probeImage, lease)));
     }
 
     /**
@@ -190,6 +191,24 @@ final class SettingsReader {
             }
         }
         return new DeployAllowance(entries);
+    }
+
+    /** {@code ccci.lease.ttl} and {@code ccci.lease.heartbeat}, within their bounds. */
+    private RunSettings.Lease lease() {
+        long ttl = parse(LEASE_TTL, Long.toString(DEFAULT_LEASE_TTL_SECONDS), Long::parseLong,
+                "a number of seconds such as -D" + LEASE_TTL + "=" + DEFAULT_LEASE_TTL_SECONDS);
+        long heartbeat = parse(LEASE_HEARTBEAT, Long.toString(DEFAULT_LEASE_HEARTBEAT_SECONDS), Long::parseLong,
+                "a number of seconds such as -D" + LEASE_HEARTBEAT + "=" + DEFAULT_LEASE_HEARTBEAT_SECONDS);
+        if (ttl < MIN_LEASE_TTL_SECONDS || ttl > MAX_LEASE_TTL_SECONDS) {
+            problems.add(LEASE_TTL + "=" + ttl + " is out of bounds: pass a number of seconds from " + MIN_LEASE_TTL_SECONDS
+                    + " to " + MAX_LEASE_TTL_SECONDS + " (the default is " + DEFAULT_LEASE_TTL_SECONDS + "; keep it above a"
+                    + " manager election, 20 s, plus a heartbeat).");
+        } else if (heartbeat < 1 || heartbeat * 4 > ttl) {
+            problems.add(LEASE_HEARTBEAT + "=" + heartbeat + " does not fit " + LEASE_TTL + "=" + ttl + ": pass a number of"
+                    + " seconds from 1 to a quarter of the TTL (" + Math.max(1, ttl / 4) + "), so a holder renews several"
+                    + " times before it must stop its run.");
+        }
+        return new RunSettings.Lease(Duration.ofSeconds(ttl), Duration.ofSeconds(heartbeat));
     }
 
     /** {@code ccci.approved-recipes} or {@code CCCI_APPROVED_RECIPES}: comma-separated recipe names. */

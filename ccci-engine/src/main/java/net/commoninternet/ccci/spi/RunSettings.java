@@ -53,16 +53,23 @@ public record RunSettings(Subject subject, Set<Tier> stages, DriverKind driver, 
      * @param skipFetch copy the clone staged in the canonical abra directory instead of fetching
      * @param trust what the host lets recipes do: run their own CI code, reach the host
      * @param probeImage the image of the containers that probe apps from the proxy network
+     * @param lease the app-domain lease's times, across the runner hosts of one swarm
      */
-    public record Options(Duration deadline, boolean skipFetch, HostTrust trust, String probeImage) {
+    public record Options(Duration deadline, boolean skipFetch, HostTrust trust, String probeImage, Lease lease) {
 
         public Options {
             Objects.requireNonNull(deadline, "deadline");
             Objects.requireNonNull(trust, "trust");
             Objects.requireNonNull(probeImage, "probeImage");
+            Objects.requireNonNull(lease, "lease");
         }
 
-        /** No deploy allowance. */
+        /** With the default lease times. */
+        public Options(Duration deadline, boolean skipFetch, HostTrust trust, String probeImage) {
+            this(deadline, skipFetch, trust, probeImage, Lease.DEFAULT);
+        }
+
+        /** No deploy allowance, the default lease times. */
         public Options(Duration deadline, boolean skipFetch, Set<String> approvedRecipes, String probeImage) {
             this(deadline, skipFetch, new HostTrust(approvedRecipes, DeployAllowance.NONE), probeImage);
         }
@@ -70,6 +77,21 @@ public record RunSettings(Subject subject, Set<Tier> stages, DriverKind driver, 
         /** Recipes whose own repository's CI code may run. */
         public Set<String> approvedRecipes() {
             return trust.approvedRecipes();
+        }
+    }
+
+    /**
+     * The app-domain lease's times ({@code ccci.lease.ttl}, {@code ccci.lease.heartbeat}).
+     *
+     * @param ttl how long a lease must stay unrenewed before another host's run or janitor takes it over
+     * @param heartbeat how often the holder renews it (at most a quarter of the TTL)
+     */
+    public record Lease(Duration ttl, Duration heartbeat) {
+        public static final Lease DEFAULT = new Lease(Duration.ofSeconds(90), Duration.ofSeconds(10));
+
+        public Lease {
+            Objects.requireNonNull(ttl, "ttl");
+            Objects.requireNonNull(heartbeat, "heartbeat");
         }
     }
 

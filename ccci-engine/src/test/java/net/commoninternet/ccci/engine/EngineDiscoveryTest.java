@@ -193,6 +193,23 @@ class EngineDiscoveryTest {
     }
 
     @Test
+    void theLeaseTimesAreBoundedAndTheHeartbeatFitsSeveralTimesInTheTtl() {
+        for (String bad : List.of("2", "3601", "x")) {
+            assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.LEASE_TTL, bad))
+                    .message()).as(bad).contains(Constants.LEASE_TTL);
+        }
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.LEASE_TTL, "20",
+                Constants.LEASE_HEARTBEAT, "6")).message())
+                .contains(Constants.LEASE_HEARTBEAT + "=6 does not fit " + Constants.LEASE_TTL + "=20", "from 1 to a quarter");
+        RunSettings.Lease lease = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.LEASE_TTL, "20",
+                Constants.LEASE_HEARTBEAT, "5")).options().lease();
+        assertThat(lease.ttl()).hasSeconds(20);
+        assertThat(lease.heartbeat()).hasSeconds(5);
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).options().lease())
+                .isEqualTo(RunSettings.Lease.DEFAULT);
+    }
+
+    @Test
     void aLockOrRunsFolderThatIsAFileIsOneErrorAndNothingIsCreated(@TempDir Path dir)
             throws IOException {
         Path file = Files.writeString(dir.resolve("not-a-folder"), "x");

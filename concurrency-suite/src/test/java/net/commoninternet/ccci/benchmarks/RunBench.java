@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
+import net.commoninternet.ccci.spi.DeployAllowance;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
@@ -133,7 +135,7 @@ public final class RunBench {
         RunAbraDir abra = RunAbraDir.create(runDir, Files.createDirectories(dir.resolve("canonical")));
         ChildProcesses processes = new ChildProcesses(Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")));
         SwarmDriver driver = new SwarmDriver(docker, processes, Files.createDirectories(dir.resolve("backups")),
-                abra.canonicalServers());
+                abra.canonicalServers(), new DeployPolicy(DeployAllowance.NONE, processes));
         StackTeardown teardown = new StackTeardown(docker.client());
         List<App> apps = new ArrayList<>();
         Set<String> stacks = new java.util.LinkedHashSet<>();

@@ -44,6 +44,8 @@ public final class LifetimeGuards implements AutoCloseable {
     // Guarded by command.
     private Phase phase = Phase.RUNNING;
     private GuardedCommand.Cause stoppedBy;
+    /** Why this run alone was stopped ({@link #stopAlone}), if it was. */
+    private String stoppedAlone;
     private ChildProcesses children;
 
     private LifetimeGuards(GuardedCommand command, Thread runThread, String name) {
@@ -103,6 +105,29 @@ public final class LifetimeGuards implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops this run only, for a reason of its own (its app-domain lease can no longer be confirmed):
+     * the same as a command's stop does to it (its thread interrupted, its children killed, its
+     * {@code finally} tears down), while the command's other runs go on and the process does not exit
+     * for it. The run then fails with {@code why}. A run already stopping or tearing down is left to
+     * finish; a later stop of the command still acts on the others.
+     */
+    public void stopAlone(String why) {
+        synchronized (command) {
+            if (phase != Phase.RUNNING) {
+                LOG.warn("== {} — the run is already ending ==", why);
+                return;
+            }
+            phase = Phase.STOPPING;
+            stoppedAlone = why;
+            LOG.error("!! {}: stopping the run — tearing down !!", why);
+            runThread.interrupt();
+            if (children != null) {
+                children.killAll();
+            }
+        }
+    }
+
     /** The run's child processes, killed (descendants first) when the run is stopped. */
     public void killOnStop(ChildProcesses runChildren) {
         synchronized (command) {
@@ -126,7 +151,8 @@ public final class LifetimeGuards implements AutoCloseable {
     public void beginTeardown() {
         synchronized (command) {
             if (phase == Phase.STOPPING) {
-                LOG.warn("== tearing down after {}: signals from now on are logged and ignored ==", stoppedBy.text());
+                LOG.warn("== tearing down after {}: signals from now on are logged and ignored ==",
+                        stoppedBy != null ? stoppedBy.text() : "its own stop");
             }
             if (phase == Phase.RUNNING || phase == Phase.STOPPING) {
                 phase = Phase.TEARDOWN;
@@ -143,12 +169,19 @@ public final class LifetimeGuards implements AutoCloseable {
      */
     @Override
     public void close() {
+        String alone;
+        synchronized (command) {
+            alone = stoppedAlone;
+        }
         GuardedCommand.Cause stopped = leave();
         if (command.ownedByItsRun()) {
             command.close();
         }
         if (stopped != null) {
             throw new RunStopped("the run was stopped by " + stopped.text() + " and torn down");
+        }
+        if (alone != null) {
+            throw new RunStopped("the run was stopped and torn down: " + alone);
         }
     }
 

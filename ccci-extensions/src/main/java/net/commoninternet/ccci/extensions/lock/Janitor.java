@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -42,6 +43,26 @@ import org.slf4j.LoggerFactory;
  * coexists with a half-reaped one. The probe lock is held across the (slow, networked) reap by
  * design. Two racing janitors arbitrate on the same flock: one reaps, the other sees "held".
  *
+ * <p>Across hosts (several runner hosts on one swarm) a free flock only says that no run of THIS
+ * host owns the domain: each candidate is then judged by its app-domain lease too
+ * ({@link AppDomainLease}), and reaped only while holding a fresh lease of its own on that domain,
+ * so neither a new run of any host nor another host's janitor can interleave:
+ * <table>
+ *   <caption>the lease, once the flock probe acquired</caption>
+ *   <tr><th>lease</th><th>meaning</th><th>action</th></tr>
+ *   <tr><td>absent or released</td><td>no run anywhere owns the domain</td><td>take it (create), reap, release</td></tr>
+ *   <tr><td>held from this host's flock scope</td><td>its run is dead (the flock, let go last, is free)</td>
+ *       <td>take it over at once (compare-and-swap), reap, release</td></tr>
+ *   <tr><td>held from another host, written within two heartbeats by the swarm's clock</td><td>a live run there</td>
+ *       <td>leave it ({@code LIVE_ELSEWHERE})</td></tr>
+ *   <tr><td>held from another host, older</td><td>perhaps dead</td><td>watch it: renewed means live; unchanged for the
+ *       TTL on this host's clock means expired: take it over from that very version, reap, release</td></tr>
+ *   <tr><td>the take loses (409, or "update out of sequence")</td><td>another run or janitor won</td><td>leave it</td></tr>
+ *   <tr><td>unreadable (no manager answers)</td><td>unknown</td><td>never reaped without a lease ({@code LEASE_UNKNOWN})</td></tr>
+ * </table>
+ * Two janitors on two hosts arbitrate on the lease's create or compare-and-swap as two on one host do on
+ * the flock: exactly one takes it and reaps, the other leaves.
+ *
  * <p>A stop during the sweep (SIGTERM to the run). Resource: one orphan's app, under its probe
  * lock. Invariant: no app is left half-reaped by a stop, and a stopping run takes no new orphan.
  * Scope: this process (the stop is the lifetime guards'), the host (the probe flock). The reap runs
@@ -66,7 +87,7 @@ public final class Janitor {
     private static final Logger LOG = LoggerFactory.getLogger(Janitor.class);
 
     /** What the janitor did with one domain. */
-    public enum Outcome { REAPED, LIVE, LIVE_LONG_HELD, STALE, UNOPENABLE, REAP_FAILED, TIDIED }
+    public enum Outcome { REAPED, LIVE, LIVE_LONG_HELD, LIVE_ELSEWHERE, STALE, UNOPENABLE, REAP_FAILED, LEASE_UNKNOWN, TIDIED }
 
     /** Removes everything of a dead run's app (stack objects, env file); must tolerate half-gone apps. */
     @FunctionalInterface
@@ -77,11 +98,22 @@ public final class Janitor {
     private final Path lockDir;
     private final Duration longHeld;
     private final Reaper reaper;
+    /** The swarm's app-domain leases; null for a janitor that judges by this host's flocks alone (tests that deploy nothing). */
+    private final AppDomainLease leases;
+    /** The swarm's "now", read once per sweep when a lease from another host is first seen. */
+    private java.time.Instant swarmNow;
 
+    /** A janitor of one host: the flock is the only evidence (tests of the flock logic, which touch no swarm). */
     public Janitor(Path lockDir, Duration longHeld, Reaper reaper) {
+        this(lockDir, longHeld, reaper, null);
+    }
+
+    /** A janitor of a host among several on one swarm: the flock, then the domain's lease ({@code leases}). */
+    public Janitor(Path lockDir, Duration longHeld, Reaper reaper, AppDomainLease leases) {
         this.lockDir = lockDir;
         this.longHeld = longHeld;
         this.reaper = reaper;
+        this.leases = leases;
     }
 
     /**
@@ -101,14 +133,32 @@ public final class Janitor {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         Set<String> runApps = candidates.stream().filter(AppNaming::isRunApp)
                 .collect(Collectors.toCollection(TreeSet::new));
+        int found = runApps.size();
+        // A lease with no app behind it (its run died before creating one, or after its teardown) is a
+        // candidate too: its reap finds nothing, and taking it then releasing it removes the record.
+        runApps.addAll(leasedDomains());
         List<String> tidyable = lockfileDomains().stream().filter(d -> !runApps.contains(d)).toList();
         int left = runApps.size() + tidyable.size();
+        swarmNow = null;
+        List<AppDomainLease.Seen> watched = new java.util.ArrayList<>();
         for (String domain : runApps) {
             if (stopped(stopRequested, left)) {
                 return outcomes;
             }
-            outcomes.put(domain, probeAndReap(domain));
+            Outcome outcome = probeAndReap(domain, watched);
+            if (outcome != null) {
+                outcomes.put(domain, outcome);
+            }
             left--;
+        }
+        if (!watched.isEmpty()) {
+            try {
+                afterTheWatch(watched, stopRequested, outcomes);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopped(() -> true, watched.size() + tidyable.size());
+                return outcomes;
+            }
         }
         for (String domain : tidyable) {
             if (stopped(stopRequested, left)) {
@@ -119,7 +169,7 @@ public final class Janitor {
         }
         Map<Outcome, Long> counts = outcomes.values().stream()
                 .collect(Collectors.groupingBy(o -> o, () -> new java.util.EnumMap<>(Outcome.class), Collectors.counting()));
-        LOG.info("== janitor: {} run app(s) found; {} ==", runApps.size(), counts.isEmpty() ? "nothing to do" : counts);
+        LOG.info("== janitor: {} run app(s) found; {} ==", found, counts.isEmpty() ? "nothing to do" : counts);
         return outcomes;
     }
 
@@ -131,7 +181,24 @@ public final class Janitor {
         return true;
     }
 
-    private Outcome probeAndReap(String domain) {
+    /** The domains with a lease record in the swarm; none if the janitor has no leases or the swarm does not answer. */
+    private Set<String> leasedDomains() {
+        if (leases == null) {
+            return Set.of();
+        }
+        try {
+            return new TreeSet<>(leases.leasedDomains());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("janitor: cannot list the app leases ({}): only the apps found are probed", e.getMessage());
+            return Set.of();
+        }
+    }
+
+    /**
+     * Probes one candidate; null when it is being watched (a lease from another host that looks
+     * stale: decided after the watch, {@link #afterTheWatch}).
+     */
+    private Outcome probeAndReap(String domain, List<AppDomainLease.Seen> watched) {
         Path path = AppDomainLock.path(lockDir, domain);
         try (LockFile probe = LockFile.open(path)) {
             if (!probe.tryLock()) {
@@ -147,21 +214,107 @@ public final class Janitor {
                 LOG.info("janitor: {} was reaped by another janitor meanwhile: skipped", domain);
                 return Outcome.STALE;
             }
-            LOG.info("janitor: {} has no live owner (lock free): reaping", domain);
-            try {
-                reapToTheEnd(domain);
-            } catch (Exception e) {
-                // Leave the lockfile: unheld, so the next janitor probes and retries the reap.
-                LOG.warn("janitor: reaping {} failed, the next sweep retries: {}", domain, e.toString());
-                return Outcome.REAP_FAILED;
+            if (leases == null) {
+                LOG.info("janitor: {} has no live owner (lock free): reaping", domain);
+                return reapUnderProbe(probe, domain);
             }
-            probe.unlink();
-            LOG.info("janitor: {} reaped", domain);
-            return Outcome.REAPED;
+            AppDomainLease.Seen seen;
+            try {
+                seen = leases.look(domain);
+                if (!seen.absent() && !seen.released() && !leases.provenGone(seen)) {
+                    if (!leases.looksStale(seen, swarmNow())) {
+                        LOG.info("janitor: {} is live on another host (its lease is held by {} and renewed): left alone",
+                                domain, seen.holder());
+                        return Outcome.LIVE_ELSEWHERE;
+                    }
+                    LOG.info("janitor: {}'s lease, held by {}, was not renewed for two heartbeats by the swarm's clock:"
+                            + " watching it for {} s", domain, seen.holder(), leases.timing().ttl().toSeconds());
+                    watched.add(seen);
+                    return null;
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("janitor: cannot read the app lease of {} ({}): not reaped without one", domain, e.getMessage());
+                return Outcome.LEASE_UNKNOWN;
+            }
+            return takeAndReap(probe, seen, seen.absent() ? "no lease" : seen.released() ? "lease released"
+                    : "lease of a run of this host that is gone: " + seen.holder());
         } catch (IOException e) {
             LOG.warn("janitor: skipping {}: {}", domain, e.getMessage());
             return Outcome.UNOPENABLE;
         }
+    }
+
+    /**
+     * The leases that looked stale are watched together; each renewed one is live elsewhere, each
+     * unchanged for the TTL is taken over from the very version watched (so a renewal or another
+     * taker in between makes the take lose) and reaped, under this host's probe flock as always.
+     */
+    private void afterTheWatch(List<AppDomainLease.Seen> watched, BooleanSupplier stopRequested,
+            Map<String, Outcome> outcomes) throws InterruptedException {
+        List<AppDomainLease.Seen> expired = leases.expired(watched, stopRequested);
+        for (AppDomainLease.Seen seen : watched) {
+            if (!expired.contains(seen)) {
+                LOG.info("janitor: {}'s lease was renewed (or let go) while watched: left alone", seen.domain());
+                outcomes.put(seen.domain(), Outcome.LIVE_ELSEWHERE);
+            }
+        }
+        for (AppDomainLease.Seen seen : expired) {
+            if (stopRequested.getAsBoolean()) {
+                return;
+            }
+            try (LockFile probe = LockFile.open(AppDomainLock.path(lockDir, seen.domain()))) {
+                if (!probe.tryLock() || !probe.isStillAtPath()) {
+                    outcomes.put(seen.domain(), Outcome.LIVE);
+                    continue;
+                }
+                outcomes.put(seen.domain(), takeAndReap(probe, seen, "its lease, held by " + seen.holder()
+                        + ", was not renewed for " + leases.timing().ttl().toSeconds() + " s"));
+            } catch (IOException e) {
+                outcomes.put(seen.domain(), Outcome.UNOPENABLE);
+            }
+        }
+    }
+
+    private java.time.Instant swarmNow() throws IOException {
+        if (swarmNow == null) {
+            swarmNow = leases.swarmNow();
+        }
+        return swarmNow;
+    }
+
+    /** Takes the lease from the state seen, then reaps under it (and the probe flock); another taker winning leaves the domain. */
+    private Outcome takeAndReap(LockFile probe, AppDomainLease.Seen seen, String why) throws IOException {
+        Optional<AppDomainLease.Held> lease;
+        try {
+            lease = leases.take(seen, "reap");
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("janitor: cannot take the app lease of {} ({}): not reaped without one", seen.domain(), e.getMessage());
+            return Outcome.LEASE_UNKNOWN;
+        }
+        if (lease.isEmpty()) {
+            LOG.info("janitor: {} was taken by another run or janitor meanwhile: left alone", seen.domain());
+            return Outcome.LIVE_ELSEWHERE;
+        }
+        try {
+            LOG.info("janitor: {} has no live owner (lock free): reaping, under a lease of its own ({})", seen.domain(), why);
+            return reapUnderProbe(probe, seen.domain());
+        } finally {
+            lease.get().release();
+        }
+    }
+
+    /** The reap, under the probe flock (and the lease, if any); the lockfile is unlinked after a clean one. */
+    private Outcome reapUnderProbe(LockFile probe, String domain) throws IOException {
+        try {
+            reapToTheEnd(domain);
+        } catch (Exception e) {
+            // Leave the lockfile: unheld, so the next janitor probes and retries the reap.
+            LOG.warn("janitor: reaping {} failed, the next sweep retries: {}", domain, e.toString());
+            return Outcome.REAP_FAILED;
+        }
+        probe.unlink();
+        LOG.info("janitor: {} reaped", domain);
+        return Outcome.REAPED;
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
+import net.commoninternet.ccci.extensions.swarm.SwarmNodes;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import org.apiguardian.api.API;
 
@@ -42,7 +43,41 @@ public final class JanitorCandidates {
     public static Set<String> discover(Path canonicalServers, DockerEngine docker) throws IOException {
         Set<String> domains = new TreeSet<>(fromEnvFiles(canonicalServers));
         domains.addAll(fromSwarm(docker.http()));
+        domains.addAll(fromOtherNodesVolumes(docker));
         return domains;
+    }
+
+    /**
+     * Volumes are each node's own: on a swarm of several nodes, a stack's volumes on another node
+     * (one that was down while its app was reaped, say) are found through that node's engine
+     * ({@link SwarmNodes}); a node ccci cannot reach is skipped.
+     */
+    static Set<String> fromOtherNodesVolumes(DockerEngine docker) {
+        Set<String> domains = new TreeSet<>();
+        String own = SwarmNodes.ownNode(docker.client());
+        for (SwarmNodes.Node node : SwarmNodes.all(docker.client())) {
+            if (node.id().equals(own) || node.engine().isEmpty()) {
+                continue;
+            }
+            try {
+                var volumes = node.engine().get().listVolumesCmd().withFilter("label", java.util.List.of(StackLabels.NAMESPACE))
+                        .exec().getVolumes();
+                (volumes == null ? java.util.List.<com.github.dockerjava.api.command.InspectVolumeResponse>of() : volumes)
+                        .forEach(v -> {
+                            String stack = v.getLabels() == null ? null : v.getLabels().get(StackLabels.NAMESPACE);
+                            if (stack != null && AppNaming.isRunApp(stack.replace('_', '.'))) {
+                                domains.add(stack.replace('_', '.'));
+                            }
+                        });
+            } catch (RuntimeException e) {
+                LoggerHolder.LOG.warn("janitor: node {}'s volumes not listed ({})", node.name(), e.getMessage());
+            }
+        }
+        return domains;
+    }
+
+    private static final class LoggerHolder {
+        static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JanitorCandidates.class);
     }
 
     /** {@code servers/<server>/<domain>.env} for run-app domains. */

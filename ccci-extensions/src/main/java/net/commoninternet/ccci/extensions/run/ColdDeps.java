@@ -8,7 +8,8 @@ import java.util.Optional;
 import net.commoninternet.ccci.extensions.deployment.Dependencies;
 import net.commoninternet.ccci.extensions.deployment.Dependencies.Dependency;
 import net.commoninternet.ccci.extensions.deployment.RunTools;
-import net.commoninternet.ccci.extensions.lock.AppDomainLock;
+import net.commoninternet.ccci.extensions.lock.AppDomainLease;
+import net.commoninternet.ccci.extensions.lock.DomainClaim;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
@@ -51,15 +52,17 @@ public final class ColdDeps {
     private static final Logger LOG = LoggerFactory.getLogger(ColdDeps.class);
 
     private final List<Dependency> deployed = new ArrayList<>();
-    private final List<AppDomainLock.Held> locks = new ArrayList<>();
+    private final List<DomainClaim> locks = new ArrayList<>();
     private final RunContext run;
     private final RunWorkspace workspace;
     private final RunTools tools;
     private final RedactedConsole console;
+    private final AppDomainLease leases;
 
-    /** The run's own means: what it was told, its workspace, its tools and its console. */
-    ColdDeps(RunContext run, RunWorkspace workspace, RunTools tools, RedactedConsole console) {
+    /** The run's own means: what it was told, its workspace, its tools, its console and its app leases. */
+    ColdDeps(RunContext run, RunWorkspace workspace, RunTools tools, RedactedConsole console, AppDomainLease leases) {
         this.run = run;
+        this.leases = leases;
         this.workspace = workspace;
         this.tools = tools;
         this.console = console;
@@ -107,7 +110,7 @@ public final class ColdDeps {
         RecipeFetch.Fetched tree = workspace.fetch().fetch(settings.paths().recipesDir().resolve(dep),
                 workspace.abraDir().recipe(dep), null);
         String domain = domain(dep, settings.subject().pr(), run.recipe(), ref);
-        locks.add(RunPhases.lock(settings.paths().appLockDir(), domain, tools, workspace));
+        locks.add(RunPhases.lock(leases, domain, tools, workspace));
         workspace.state().recordDependency(domain);
         LOG.info("== dependency {} of {}: app {} (cold, at {}) ==", dep, run.recipe(), domain, tree.commit());
         deployed.add(new Dependency(dep, domain, null, false));
@@ -137,7 +140,7 @@ public final class ColdDeps {
 
     /** The run is over, its dependencies removed (or left to the janitor): their locks go. */
     void releaseLocks() {
-        locks.forEach(AppDomainLock.Held::release);
+        locks.forEach(DomainClaim::release);
     }
 
     /** Removes every cold dependency created, last first (warm apps are never touched); returns what is left of them. */

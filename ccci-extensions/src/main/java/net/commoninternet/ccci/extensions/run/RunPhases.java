@@ -20,7 +20,8 @@ import net.commoninternet.ccci.extensions.driver.DriverProvider;
 import net.commoninternet.ccci.extensions.driver.Drivers;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
-import net.commoninternet.ccci.extensions.lock.AppDomainLock;
+import net.commoninternet.ccci.extensions.lock.AppDomainLease;
+import net.commoninternet.ccci.extensions.lock.DomainClaim;
 import net.commoninternet.ccci.extensions.lock.Janitor;
 import net.commoninternet.ccci.extensions.lock.JanitorCandidates;
 import net.commoninternet.ccci.extensions.lock.RunIdLock;
@@ -34,6 +35,7 @@ import net.commoninternet.ccci.extensions.swarm.HttpProbe;
 import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.Checkout;
@@ -75,8 +77,10 @@ final class RunPhases {
     private final RedactedConsole.RunLog runLog;
     /** The run's own app, once created: what the teardown's results mask even if the deploy failed. */
     private App app;
-    /** The app domain's lock, held from before the app exists until the run's teardown is over. */
-    private AppDomainLock.Held lock;
+    /** The app domain's flock and lease, held from before the app exists until the run's teardown is over. */
+    private DomainClaim lock;
+    /** The swarm's app-domain leases as this run takes them (its own and its cold dependencies'). */
+    private AppDomainLease leases;
 
     /** @param means the run's console, its log and its guards */
     RunPhases(RunContext run, RunLifecycle.Tiers tiers, RunMeans means) {
@@ -116,14 +120,14 @@ final class RunPhases {
             // One run id, one live run: refused here, before this run writes anything to the folder.
             RunIdLock.acquire(settings.runDir(), settings.runId());
             extensions(RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));
-            timeline.time("janitor", () -> sweep(docker));
-            RunWorkspace workspace = workspace();
+            timeline.time("janitor", () -> sweep(docker, leases(docker, why -> LOG.warn("janitor: {}", why))));
+            RunWorkspace workspace = workspace(docker);
             Prepared prepared = timeline.time("fetch", () -> prepare(workspace));
             RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state(),
                     workspace.policy()),
                     new HttpProbe(docker.client(), settings.options().probeImage()));
-            lock = timeline.time("lock", () -> lock(settings.paths().appLockDir(), prepared.checkout().domain(), tools,
-                    workspace));
+            leases = leases(docker, guards::stopAlone);
+            lock = timeline.time("lock", () -> lock(leases, prepared.checkout().domain(), tools, workspace));
             try {
                 deployTestAndTearDown(prepared, tools);
             } finally {
@@ -138,12 +142,12 @@ final class RunPhases {
      * during the sweep lets the reap under way finish and takes no further orphan (the next run's
      * janitor does); the run then ends without creating anything.
      */
-    private Void sweep(DockerEngine docker) throws IOException, InterruptedException {
+    private Void sweep(DockerEngine docker, AppDomainLease leases) throws IOException, InterruptedException {
         StackTeardown teardown = new StackTeardown(docker.client());
         Path servers = settings.paths().abraDir().resolve("servers");
         Files.createDirectories(settings.paths().appLockDir());
         new Janitor(settings.paths().appLockDir(), settings.options().deadline().multipliedBy(2),
-                domain -> teardown.teardownApp(domain, servers))
+                domain -> teardown.teardownApp(domain, servers), leases)
                 .sweep(JanitorCandidates.discover(servers, docker), guards::stopRequested);
         if (guards.stopRequested()) {
             throw new InterruptedException("the run was stopped during the janitor's sweep, before it created anything");
@@ -152,17 +156,30 @@ final class RunPhases {
     }
 
     /**
+     * The swarm's app-domain leases as this run takes them (holder: this host, its lock folder, this
+     * process, this run id), with the times {@code ccci.lease.ttl} and {@code ccci.lease.heartbeat}
+     * set; {@code onLost} is told when a held lease can no longer be confirmed (the run stops itself).
+     */
+    private AppDomainLease leases(DockerEngine docker, java.util.function.Consumer<String> onLost) {
+        RunSettings.Lease times = settings.options().lease();
+        return new AppDomainLease(new SwarmRecords(docker.http()),
+                AppDomainLease.Holder.of(settings.paths().appLockDir(), settings.runId()),
+                new AppDomainLease.Timing(times.ttl(), times.heartbeat()), onLost);
+    }
+
+    /**
      * The run's folder, its ABRA_DIR and its state files (keyed by run id and pid, never by
      * domain); from here on the (masked) console also goes into the run's run.log, and every
-     * child process gets the run's ABRA_DIR and state files and is killed if the run is stopped.
+     * child process gets the run's ABRA_DIR, state files and engine ({@code DOCKER_HOST}) and is killed if the run is stopped.
      */
-    private RunWorkspace workspace() throws IOException {
+    private RunWorkspace workspace(DockerEngine docker) throws IOException {
         Path runDir = settings.runDir();
         RunAbraDir abraDir = RunAbraDir.create(runDir, settings.paths().abraDir());
         RunState state = RunState.create(runDir, settings.runId(), ProcessHandle.current().pid());
         runLog.teeTo(runDir.resolve("run.log"));
         Map<String, String> environment = new HashMap<>(state.environment());
         environment.put("ABRA_DIR", abraDir.root().toString());
+        environment.putAll(docker.childEnvironment()); // the docker CLI children talk to the run's own engine
         ChildProcesses children = new ChildProcesses(environment);
         guards.killOnStop(children);
         return new RunWorkspace(runDir, abraDir, state, children,
@@ -207,12 +224,12 @@ final class RunPhases {
 
     /**
      * Held before the app exists, until the run's teardown is over: a janitor never sees the app
-     * unlocked. Then whatever a dead run of the same domain left is reaped under that lock, before
+     * unlocked, on this host (the flock) or any other of the swarm (the lease, {@link DomainClaim}). Then whatever a dead run of the same domain left is reaped under that lock, before
      * this run creates anything ({@link Janitor#reapLeftByDeadRun}); the cold dependencies' domains
      * too. A lock whose leftovers could not be reaped is released at once: this run creates nothing.
      */
-    static AppDomainLock.Held lock(Path lockDir, String domain, RunTools tools, RunWorkspace workspace) throws Exception {
-        AppDomainLock.Held held = AppDomainLock.acquire(lockDir, domain);
+    static DomainClaim lock(AppDomainLease leases, String domain, RunTools tools, RunWorkspace workspace) throws Exception {
+        DomainClaim held = DomainClaim.take(leases.holder().lockDir(), domain, leases);
         try {
             StackTeardown stack = new StackTeardown(tools.docker().client());
             Janitor.reapLeftByDeadRun(domain,
@@ -235,7 +252,7 @@ final class RunPhases {
 
     /** Deploy and tiers, then the teardown in {@code finally}, whatever stopped them. */
     private void deployTestAndTearDown(Prepared prepared, RunTools tools) throws Exception {
-        ColdDeps deps = new ColdDeps(run, prepared.workspace(), tools, console);
+        ColdDeps deps = new ColdDeps(run, prepared.workspace(), tools, console, leases);
         try {
             tiers(deploy(prepared, tools, deps));
         } finally {

@@ -3,9 +3,12 @@ package net.commoninternet.ccci.extensions.swarm;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.Task;
+import com.github.dockerjava.api.model.TaskState;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
@@ -32,13 +35,40 @@ public final class ContainerExec {
     private static final Duration EXIT_RECORDED = Duration.ofSeconds(2);
 
     private final DockerClient client;
+    /** The engine of the node each container {@link #runningContainer} found runs on. */
+    private final Map<String, DockerClient> placed = new ConcurrentHashMap<>();
 
+    /** @param client the run's engine (a manager): it lists the tasks; execs go to the engine of the task's node */
     public ContainerExec(DockerClient client) {
         this.client = client;
     }
 
-    /** A running container of the service, or an error naming the service. */
+    /**
+     * A running container of the service, on whichever node of the swarm its task runs (the
+     * manager's task list says which; {@link SwarmNodes} reaches that node's engine), or an error
+     * naming the service, or the node ccci cannot reach.
+     */
     public String runningContainer(String service) {
+        List<Task> tasks = client.listTasksCmd().withServiceFilter(service).withStateFilter(TaskState.RUNNING).exec();
+        String unreachable = null;
+        for (Task task : tasks) {
+            String container = task.getStatus() == null || task.getStatus().getContainerStatus() == null ? null
+                    : task.getStatus().getContainerStatus().getContainerID();
+            if (container == null || task.getStatus().getState() != TaskState.RUNNING || task.getNodeId() == null) {
+                continue;
+            }
+            SwarmNodes.Node node = SwarmNodes.node(client, task.getNodeId());
+            if (node.engine().isPresent()) {
+                placed.put(container, node.engine().get());
+                return container;
+            }
+            unreachable = "the running task of " + service + " is on node " + node.name() + ", which ccci cannot reach: "
+                    + node.unreachable();
+        }
+        if (unreachable != null) {
+            throw new IllegalStateException(unreachable);
+        }
+        // Not a swarm task as far as the manager knows yet (its status lags the container): this engine's own.
         List<Container> containers = client.listContainersCmd()
                 .withLabelFilter(Map.of("com.docker.swarm.service.name", service))
                 .withStatusFilter(List.of("running")).exec();
@@ -49,6 +79,7 @@ public final class ContainerExec {
     }
 
     public Result sh(String container, String script) throws InterruptedException {
+        DockerClient client = placed.getOrDefault(container, this.client);
         CappedOutput output = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
         Long exit = run(client, container, List.of("sh", "-c", script), TIMEOUT,
                 frame -> output.append(frame.getPayload(), frame.getPayload().length));

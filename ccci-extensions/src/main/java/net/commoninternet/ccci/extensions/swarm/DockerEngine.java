@@ -11,12 +11,15 @@ import java.util.List;
 import org.apiguardian.api.API;
 
 /**
- * The connection to the local Docker engine, made once per run before anything else touches
+ * The connection to the run's Docker engine, made once per run before anything else touches
  * the host: a run without an engine or without an active swarm stops here, having created
- * nothing, with one sentence that names the fix.
+ * nothing, with one sentence that names the fix. The engine is the one {@code DOCKER_HOST} names
+ * (the local socket by default): on a multi-node swarm it must be a manager, the runner host's own
+ * engine or one it reaches; the run's docker CLI children are pointed at the same one
+ * ({@link #childEnvironment}).
  */
 @API(status = API.Status.INTERNAL)
-public record DockerEngine(DockerClient client, DockerHttpClient http) implements AutoCloseable {
+public record DockerEngine(DockerClient client, DockerHttpClient http, String host) implements AutoCloseable {
 
     static final String SETUP_HINT = "run scripts/setup-local-swarm as root to install and start it";
     private static final String HOST = DefaultDockerClientConfig.createDefaultConfigBuilder().build().getDockerHost().toString();
@@ -78,26 +81,67 @@ public record DockerEngine(DockerClient client, DockerHttpClient http) implement
         }
     }
 
+    /** The engine at {@code host} ({@code unix:///...}, {@code tcp://...}), TLS as the environment says. */
+    public static DockerEngine connect(String host) {
+        return connect(DefaultDockerClientConfig.createDefaultConfigBuilder().withDockerHost(host).build());
+    }
+
+    /** The engine {@code DOCKER_HOST} names (docker-java's default configuration). */
     private static DockerEngine connectNow() {
-        DefaultDockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
-        DockerHttpClient http = new ApacheDockerHttpClient.Builder()
-                .dockerHost(config.getDockerHost())
-                .sslConfig(config.getSSLConfig())
-                .connectionTimeout(Duration.ofSeconds(5))
-                .responseTimeout(Duration.ofMinutes(3))
-                .build();
+        return connect(DefaultDockerClientConfig.createDefaultConfigBuilder().build());
+    }
+
+    private static DockerEngine connect(DefaultDockerClientConfig config) {
+        DockerHttpClient http = http(config);
         DockerClient client = DockerClientImpl.getInstance(config, http);
         try {
             client.pingCmd().exec();
         } catch (RuntimeException e) {
             throw new IllegalStateException("no Docker engine answers at " + config.getDockerHost() + ": " + SETUP_HINT + ".");
         }
-        LocalNodeState state = client.infoCmd().exec().getSwarm().getLocalNodeState();
+        com.github.dockerjava.api.model.SwarmInfo swarm = client.infoCmd().exec().getSwarm();
+        LocalNodeState state = swarm.getLocalNodeState();
         if (state != LocalNodeState.ACTIVE) {
             throw new IllegalStateException("the Docker engine is not in an active swarm (state " + state + "): "
                     + SETUP_HINT + ".");
         }
-        return new DockerEngine(client, http);
+        if (!Boolean.TRUE.equals(swarm.getControlAvailable())) {
+            throw new IllegalStateException("the Docker engine at " + config.getDockerHost() + " is a swarm worker, which cannot"
+                    + " deploy or keep the app leases: point DOCKER_HOST at a manager of the swarm (docker node ls shows"
+                    + " them), or promote this node with docker node promote.");
+        }
+        SwarmNodes.ownNodeIs(client, swarm.getNodeID()); // already read: no second /info (7-9 ms) for it
+        return new DockerEngine(client, http, config.getDockerHost().toString());
+    }
+
+    /** A client of the engine {@code config} names, with the run's timeouts (also used for the other nodes' engines). */
+    static DockerClient client(DefaultDockerClientConfig config) {
+        return DockerClientImpl.getInstance(config, http(config));
+    }
+
+    private static DockerHttpClient http(DefaultDockerClientConfig config) {
+        return new ApacheDockerHttpClient.Builder()
+                .dockerHost(config.getDockerHost())
+                .sslConfig(config.getSSLConfig())
+                .connectionTimeout(Duration.ofSeconds(5))
+                .responseTimeout(Duration.ofMinutes(3))
+                .build();
+    }
+
+    /**
+     * What the run's docker CLI children are told, so they talk to this very engine: its
+     * {@code DOCKER_HOST}, and the TLS settings the environment gave for it.
+     */
+    public java.util.Map<String, String> childEnvironment() {
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        env.put("DOCKER_HOST", host);
+        for (String key : List.of("DOCKER_TLS_VERIFY", "DOCKER_CERT_PATH")) {
+            String value = System.getenv(key);
+            if (value != null) {
+                env.put(key, value);
+            }
+        }
+        return env;
     }
 
     /**

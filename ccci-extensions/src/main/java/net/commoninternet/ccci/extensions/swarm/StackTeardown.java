@@ -22,6 +22,14 @@ import org.slf4j.LoggerFactory;
  * secrets, configs and networks. Idempotent and tolerant of half-removed stacks, so the
  * janitor can reap with it and a second teardown is a no-op. Uses docker-java only: no child
  * process that a second TERM to the process group could kill mid-teardown.
+ *
+ * <p>On a multi-node swarm, services, secrets, configs and networks are removed through the run's
+ * engine (a manager), and each node's containers and volumes through that node's engine
+ * ({@link SwarmNodes}); a node that is down or unreachable is said once and skipped (its task
+ * containers go when its engine comes back and sees their services gone; its volumes of the stack
+ * are found by a later janitor, which lists every node's). Before each removal pass the stack's
+ * {@link DomainFence} is asked: once this process's lease on the domain is no longer confirmed, the
+ * removal stops, since the domain may already be the next holder's.
  */
 @API(status = API.Status.INTERNAL)
 public final class StackTeardown {
@@ -35,6 +43,8 @@ public final class StackTeardown {
     private static final Duration SWARM_GRACE = Duration.ofSeconds(30);
 
     private final DockerClient client;
+    /** Nodes already said to be unreachable, per stack: once per teardown object. */
+    private final java.util.Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public StackTeardown(DockerClient client) {
         this.client = client;
@@ -74,6 +84,11 @@ public final class StackTeardown {
         // each wait looks again at once instead of at its next poll; the poll stays for missed events.
         try (SwarmEvents wake = SwarmEvents.subscribe(client, EventType.CONTAINER, EventType.VOLUME, EventType.NETWORK)) {
             while (true) {
+                if (!DomainFence.mayAct(stack)) {
+                    left = List.of("the whole stack (not removed: this process's app-domain lease on it is no longer"
+                            + " confirmed, so it may be another run's by now; its holder reaps it)");
+                    break;
+                }
                 try {
                     left = removalPass(stack, deadline, wake);
                     if (left.isEmpty() || System.nanoTime() >= deadline) {
@@ -132,13 +147,13 @@ public final class StackTeardown {
                 .forEach(s -> ignoreGone(() -> client.removeServiceCmd(s.getId()).exec()));
         client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
                 .forEach(c -> ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec()));
+        List<SwarmNodes.Node> nodes = reachable(stack);
         if (client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec().isEmpty()) {
-            removeOrphanedTasks(stack, deadline, wake);
+            onEach(nodes, engine -> removeOrphanedTasks(engine, stack, deadline, wake));
         }
-        waitUntil(() -> client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
-                deadline, wake);
-        client.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
-                .forEach(v -> ignoreGone(() -> client.removeVolumeCmd(v.getName()).exec()));
+        waitUntil(() -> nodes.stream().allMatch(n -> containersOf(n, stack).isEmpty()), deadline, wake);
+        onEach(nodes, engine -> engine.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
+                .forEach(v -> ignoreGone(() -> engine.removeVolumeCmd(v.getName()).exec())));
         client.listSecretsCmd().withLabelFilter(StackLabels.of(stack)).exec()
                 .forEach(s -> ignoreGone(() -> client.removeSecretCmd(s.getId()).exec()));
         client.listConfigsCmd().withFilters(Map.of("label", List.of(label))).exec()
@@ -155,35 +170,75 @@ public final class StackTeardown {
      * (a dockerd restart, a node that lost its task) stays forever and keeps its volumes "in use".
      * Those, and whatever still runs after the grace, are removed here.
      */
-    private void removeOrphanedTasks(String stack, long deadline, SwarmEvents wake) {
-        List<com.github.dockerjava.api.model.Container> stopped = client.listContainersCmd().withShowAll(true)
+    private void removeOrphanedTasks(DockerClient engine, String stack, long deadline, SwarmEvents wake) {
+        List<com.github.dockerjava.api.model.Container> stopped = engine.listContainersCmd().withShowAll(true)
                 .withLabelFilter(StackLabels.of(stack)).withStatusFilter(List.of("created", "exited", "dead")).exec();
         stopped.forEach(c -> {
             LOG.info("removing stopped task container {} of {} ({})", String.join(",", c.getNames()), stack, c.getStatus());
-            ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec());
+            ignoreGone(() -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
         });
         long grace = Math.min(deadline, System.nanoTime() + SWARM_GRACE.toNanos());
-        waitUntil(() -> client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
+        waitUntil(() -> engine.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().isEmpty(),
                 grace, wake);
-        client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().forEach(c -> {
+        engine.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec().forEach(c -> {
             LOG.warn("forcing removal of task container {} of {}: still {} {} s after its service was removed",
                     String.join(",", c.getNames()), stack, c.getStatus(), SWARM_GRACE.toSeconds());
-            ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec());
+            ignoreGone(() -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
         });
     }
 
-    /** Everything of the stack that still exists, named by kind. */
+    /** The nodes whose engines ccci reaches (the run's own first); the others are said once per teardown call. */
+    private List<SwarmNodes.Node> reachable(String stack) {
+        List<SwarmNodes.Node> all = SwarmNodes.all(client);
+        List<SwarmNodes.Node> reachable = new ArrayList<>();
+        for (SwarmNodes.Node node : all) {
+            if (node.engine().isPresent()) {
+                reachable.add(node);
+            } else if (warned.add(stack + "|" + node.id())) {
+                SwarmNodes.skipped(node, "containers and volumes of " + stack);
+            }
+        }
+        return reachable;
+    }
+
+    /** The work on each node's engine; a node other than the run's own that stops answering is skipped. */
+    private void onEach(List<SwarmNodes.Node> nodes, java.util.function.Consumer<DockerClient> work) {
+        for (SwarmNodes.Node node : nodes) {
+            DockerClient engine = node.engine().orElseThrow();
+            try {
+                work.accept(engine);
+            } catch (RuntimeException e) {
+                if (engine == client || !SwarmNodes.unreachable(e)) {
+                    throw e;
+                }
+                LOG.warn("!! node {}'s engine stopped answering ({}): its containers and volumes were not checked !!",
+                        node.name(), e.getMessage());
+            }
+        }
+    }
+
+    private List<String> containersOf(SwarmNodes.Node node, String stack) {
+        List<String> names = new ArrayList<>();
+        onEach(List.of(node), engine -> engine.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack))
+                .exec().forEach(c -> names.add(String.join(",", c.getNames()))));
+        return names;
+    }
+
+    /** Everything of the stack that still exists, named by kind (and by node, on a swarm of several). */
     public List<String> leftovers(String stack) {
         String label = StackLabels.filter(stack);
         List<String> left = new ArrayList<>();
         client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()
                 .forEach(s -> left.add("service " + s.getSpec().getName()));
-        client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec()
-                .forEach(c -> left.add("container " + String.join(",", c.getNames())));
         client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
                 .forEach(c -> left.add("probe container " + String.join(",", c.getNames())));
-        client.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
-                .forEach(v -> left.add("volume " + v.getName()));
+        List<SwarmNodes.Node> nodes = reachable(stack);
+        for (SwarmNodes.Node node : nodes) {
+            String on = nodes.size() > 1 || node.engine().get() != client ? " on " + node.name() : "";
+            containersOf(node, stack).forEach(c -> left.add("container " + c + on));
+            onEach(List.of(node), engine -> engine.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
+                    .forEach(v -> left.add("volume " + v.getName() + on)));
+        }
         client.listSecretsCmd().withLabelFilter(StackLabels.of(stack)).exec()
                 .forEach(s -> left.add("secret " + s.getSpec().getName()));
         client.listConfigsCmd().withFilters(Map.of("label", List.of(label))).exec()
