@@ -35,6 +35,8 @@ public final class Deployment implements LiveRun {
     private final SwarmConvergence.Report convergence;
     private final TierOutputs outputs = new TierOutputs();
     private final LiveApp liveApp;
+    /** One for the run: it remembers which node's engine runs each container it found (a multi-node swarm). */
+    private ContainerExec exec;
 
     /**
      * @param app the deployed app, knowing the secret values it mounts
@@ -90,8 +92,11 @@ public final class Deployment implements LiveRun {
         return tools.http();
     }
 
-    public ContainerExec exec() {
-        return new ContainerExec(tools.docker().client());
+    public synchronized ContainerExec exec() {
+        if (exec == null) {
+            exec = new ContainerExec(tools.docker().client());
+        }
+        return exec;
     }
 
     /** The recipe's own probes ({@code READY_PROBE}, {@code BACKUP_VERIFY}) of this app. */

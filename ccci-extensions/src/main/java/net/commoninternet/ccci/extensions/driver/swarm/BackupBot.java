@@ -46,6 +46,8 @@ final class BackupBot {
     private final ChildProcesses processes;
     private final Path repository;
     private final Path passwordFile;
+    /** One for the bot: it remembers which node's engine runs each container it found (a multi-node swarm). */
+    private ContainerExec exec;
 
     BackupBot(DockerEngine docker, ChildProcesses processes, Path backupDir) {
         this.docker = docker;
@@ -137,8 +139,11 @@ final class BackupBot {
         return exec().runningContainer(service.getSpec().getName());
     }
 
-    private ContainerExec exec() {
-        return new ContainerExec(docker.client());
+    private synchronized ContainerExec exec() {
+        if (exec == null) {
+            exec = new ContainerExec(docker.client());
+        }
+        return exec;
     }
 
     /** Runs the service's hook with {@code sh -c} in its container; non-zero fails the operation. */
