@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.spi.DeployAllowance;
+import net.commoninternet.ccci.spi.RunSettings;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,11 +58,24 @@ public final class DeployPolicy {
     static final String PROXY_NETWORK = "proxy";
 
     private final DeployAllowance allowance;
+    private final Duration hookTimeout;
     private final ChildProcesses children;
 
-    public DeployPolicy(DeployAllowance allowance, ChildProcesses children) {
-        this.allowance = allowance;
+    /** The host's policy: its allowance and the bound of a recipe's hooks. */
+    public DeployPolicy(RunSettings.HostTrust trust, ChildProcesses children) {
+        this.allowance = trust.deployAllowance();
+        this.hookTimeout = trust.hookTimeout();
         this.children = children;
+    }
+
+    /** {@code allowance}, hooks bounded by the default. */
+    public DeployPolicy(DeployAllowance allowance, ChildProcesses children) {
+        this(new RunSettings.HostTrust(java.util.Set.of(), allowance), children);
+    }
+
+    /** How long the host lets one of the recipe's hooks run in its container ({@code ccci.hook-timeout}). */
+    public Duration hookTimeout() {
+        return hookTimeout;
     }
 
     /** The app's final compose, refused in one sentence if it asks for more than its own objects. */
@@ -72,6 +87,7 @@ public final class DeployPolicy {
 
     /** {@link #check(App)} of a compose already read. */
     public void check(App app, ComposeConfig compose) throws IOException {
+        backupPaths(app.recipe(), compose.tree());
         for (Finding finding : findings(app, compose.tree())) {
             Optional<DeployAllowance.Entry> allowed = allowance.allowing(app.recipe(), finding.key(), finding.value());
             if (allowed.isEmpty()) {
@@ -79,6 +95,28 @@ public final class DeployPolicy {
             }
             LOG.warn("!! deploy allowance {} (set on this host): {} {} {} — allowed, not refused !!", allowed.get(),
                     finding.where(), finding.what(), finding.value());
+        }
+    }
+
+    /**
+     * A backupbot path with a {@code ..} segment is refused before anything exists: restic (root,
+     * on the host) reads and a restore writes what a backup path names, so a path that climbs
+     * ({@code /var/www/../../etc}) could reach the host; no allowance lets one through. The run
+     * checks again, at backup and restore, that each path, links followed, is inside the
+     * service's own volume ({@code BackupLabels}).
+     */
+    static void backupPaths(String recipe, JsonNode tree) {
+        for (Map.Entry<String, JsonNode> service : RecipeLabels.services(tree)) {
+            for (Map.Entry<String, String> label : RecipeLabels.deployLabels(service.getValue()).entrySet()) {
+                String key = label.getKey();
+                boolean path = key.equals("backupbot.backup.path")
+                        || key.startsWith("backupbot.volumes.") && key.endsWith(".path");
+                if (path && java.util.Arrays.stream(label.getValue().split("[,/]")).map(String::strip).anyMatch(".."::equals)) {
+                    throw new IllegalStateException(recipe + ": service " + service.getKey() + " has the label " + key + "="
+                            + label.getValue() + ", a backup path that climbs out with '..': a backup holds only the"
+                            + " service's own volumes; name the path inside its volume without '..'.");
+                }
+            }
         }
     }
 

@@ -117,6 +117,27 @@ class DeployPolicyTest {
     }
 
     @Test
+    void aBackupPathThatClimbsOutIsRefusedWhateverTheAllowance() throws Exception {
+        String labels = "    deploy:\n      labels:\n        - \"backupbot.backup=true\"\n";
+        assertThat(refusal(SERVICE + labels + "        - \"backupbot.backup.path=/var/www/../../etc\"\n")).isEqualTo(
+                "evil: service app has the label backupbot.backup.path=/var/www/../../etc, a backup path that climbs out"
+                        + " with '..': a backup holds only the service's own volumes; name the path inside its volume"
+                        + " without '..'.");
+        assertThat(refusal(SERVICE + "    volumes: [data:/data]\n" + labels
+                + "        - \"backupbot.volumes.data.path=a, ../../..\"\nvolumes:\n  data:\n"))
+                .startsWith("evil: service app has the label backupbot.volumes.data.path=a, ../../.., a backup path");
+        DeployAllowance everything = new DeployAllowance(DeployAllowance.KEYS.stream()
+                .map(key -> new DeployAllowance.Entry("evil", key, Optional.<String>empty()))
+                .collect(java.util.stream.Collectors.toSet()));
+        App climbing = app(SERVICE + labels + "        - \"backupbot.backup.path=/srv/..\"\n");
+        assertThatThrownBy(() -> new DeployPolicy(everything, children).check(climbing)).hasMessageContaining("climbs out");
+        // a name with dots in it is not a climb
+        App dotted = app(SERVICE + "    volumes: [data:/data]\n" + labels + "        - \"backupbot.backup.path=/data/..cache,/data/a..b\"\n"
+                + "volumes:\n  data:\n");
+        assertThat(none.check(dotted).services()).hasSize(1);
+    }
+
+    @Test
     void anOperatorsAllowanceLetsExactlyItsEntryThrough() throws Exception {
         App app = app(SERVICE + "    volumes: [/var/run/docker.sock:/var/run/docker.sock]\n    cap_add: [NET_ADMIN]\n");
         DeployAllowance socket = new DeployAllowance(Set.of(
