@@ -109,6 +109,15 @@ public final class Constants {
     public static final String PROBE_IMAGE = "ccci.probe-image";
 
     /**
+     * Seconds a recipe's backupbot hook ({@code backupbot.backup.pre-hook}, {@code post-hook} and
+     * the restore's, run with {@code sh -c} in its app container) may run; from 1 to 3600, default
+     * {@value #DEFAULT_HOOK_TIMEOUT_SECONDS}. Set on the host, never by the recipe: a hook that has
+     * not ended by then fails its operation in one line, and the run goes on to its teardown (the
+     * engine cannot stop an exec; it ends with the container).
+     */
+    public static final String HOOK_TIMEOUT = "ccci.hook-timeout";
+
+    /**
      * Seconds an app-domain lease (held in the swarm's raft store beside the host's flock, so that
      * several runner hosts of one swarm never run one domain at once) must stay unrenewed before
      * another host's run or janitor takes it over; from 3 to 3600, default {@value #DEFAULT_LEASE_TTL_SECONDS}.
@@ -161,6 +170,8 @@ public final class Constants {
 
     static final String DEFAULT_PROBE_IMAGE = "ccci.local/busybox:1";
     static final long DEFAULT_DEADLINE_SECONDS = 3600;
+    static final long DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
+    static final long MAX_HOOK_TIMEOUT_SECONDS = 3600;
     static final long DEFAULT_LEASE_TTL_SECONDS = 90;
     static final long DEFAULT_LEASE_HEARTBEAT_SECONDS = 10;
     static final long MIN_LEASE_TTL_SECONDS = 3;

@@ -134,13 +134,20 @@ final class SettingsReader {
         boolean skipFetch = skipFetch();
         Set<String> approved = approvedRecipes();
         DeployAllowance allowance = deployAllowance();
+        long hookTimeout = parse(HOOK_TIMEOUT, Long.toString(DEFAULT_HOOK_TIMEOUT_SECONDS), Long::parseLong,
+                "a number of seconds such as -D" + HOOK_TIMEOUT + "=" + DEFAULT_HOOK_TIMEOUT_SECONDS);
+        if (hookTimeout < 1 || hookTimeout > MAX_HOOK_TIMEOUT_SECONDS) {
+            problems.add(HOOK_TIMEOUT + "=" + hookTimeout + " is out of bounds: pass a number of seconds from 1 to "
+                    + MAX_HOOK_TIMEOUT_SECONDS + " (the default is " + DEFAULT_HOOK_TIMEOUT_SECONDS + ").");
+        }
         String probeImage = config.get(PROBE_IMAGE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_PROBE_IMAGE);
         if (!problems.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver.orElseThrow(),
                 new RunSettings.HostPaths(recipes, lockDir, runsDir, abraDir, logFile),
-                new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, new RunSettings.HostTrust(approved, allowance),
+                new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, new RunSettings.HostTrust(approved, allowance,
+                        Duration.ofSeconds(hookTimeout)),
                         probeImage, lease)));
     }
 

@@ -102,11 +102,21 @@ public record RunSettings(Subject subject, Set<Tier> stages, DriverKind driver, 
      *        {@code compose.ccci.yml}) may run; for any other recipe such files are ignored
      * @param deployAllowance what each recipe's compose may reach of the host beyond its own swarm
      *        objects ({@code ccci.deploy-allowance}); by default nothing
+     * @param hookTimeout how long a recipe's backupbot hook may run in its container ({@code ccci.hook-timeout})
      */
-    public record HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance) {
+    public record HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance, Duration hookTimeout) {
+        /** The default bound of a recipe's hook. */
+        public static final Duration DEFAULT_HOOK_TIMEOUT = Duration.ofMinutes(10);
+
         public HostTrust {
             approvedRecipes = Set.copyOf(approvedRecipes);
             Objects.requireNonNull(deployAllowance, "deployAllowance");
+            Objects.requireNonNull(hookTimeout, "hookTimeout");
+        }
+
+        /** With the default hook bound. */
+        public HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance) {
+            this(approvedRecipes, deployAllowance, DEFAULT_HOOK_TIMEOUT);
         }
     }
 

@@ -193,6 +193,18 @@ class EngineDiscoveryTest {
     }
 
     @Test
+    void theHookTimeoutIsBoundedAndDefaultsToTenMinutes() {
+        for (String bad : new String[] {"0", "3601", "9223372036854775807", "soon"}) {
+            assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.HOOK_TIMEOUT, bad))
+                    .message()).as(bad).contains(Constants.HOOK_TIMEOUT);
+        }
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.HOOK_TIMEOUT, "3"))
+                .options().trust().hookTimeout()).hasSeconds(3);
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).options().trust().hookTimeout())
+                .isEqualTo(RunSettings.HostTrust.DEFAULT_HOOK_TIMEOUT).hasMinutes(10);
+    }
+
+    @Test
     void theLeaseTimesAreBoundedAndTheHeartbeatFitsSeveralTimesInTheTtl() {
         for (String bad : List.of("2", "3601", "x")) {
             assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.LEASE_TTL, bad))

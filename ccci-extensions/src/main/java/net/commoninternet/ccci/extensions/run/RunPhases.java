@@ -183,7 +183,7 @@ final class RunPhases {
         ChildProcesses children = new ChildProcesses(environment);
         guards.killOnStop(children);
         return new RunWorkspace(runDir, abraDir, state, children,
-                new DeployPolicy(settings.options().trust().deployAllowance(), children));
+                new DeployPolicy(settings.options().trust(), children));
     }
 
     /**

@@ -79,15 +79,17 @@ public final class ContainerExec {
     }
 
     public Result sh(String container, String script) throws InterruptedException {
+        return sh(container, script, TIMEOUT).orElseThrow(() -> new IllegalStateException("sh -c in container " + container
+                + " did not finish within " + TIMEOUT.toMinutes() + " min; the run goes on without it (it ends with the container)"));
+    }
+
+    /** {@code sh -c script} in the container, awaited for {@code bound} at most: empty if it had not ended by then. */
+    public java.util.Optional<Result> sh(String container, String script, Duration bound) throws InterruptedException {
         DockerClient client = placed.getOrDefault(container, this.client);
         CappedOutput output = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
-        Long exit = run(client, container, List.of("sh", "-c", script), TIMEOUT,
+        Long exit = run(client, container, List.of("sh", "-c", script), bound,
                 frame -> output.append(frame.getPayload(), frame.getPayload().length));
-        if (exit == null) {
-            throw new IllegalStateException("sh -c in container " + container + " did not finish within "
-                    + TIMEOUT.toMinutes() + " min; the run goes on without it (it ends with the container)");
-        }
-        return new Result(exit, output.text().strip());
+        return exit == null ? java.util.Optional.empty() : java.util.Optional.of(new Result(exit, output.text().strip()));
     }
 
     /**

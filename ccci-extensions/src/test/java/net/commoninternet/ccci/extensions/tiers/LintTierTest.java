@@ -99,7 +99,9 @@ class LintTierTest {
         RunSettings settings = settings(kind);
         // LINT needs no engine: the driver lints the tree (abra through its CLI, the embedded rules in-process).
         AppDriver driver = kind == DriverKind.ABRA ? new AbraDriver(children, null, dir.resolve("canonical/servers"), null)
-                : new SwarmDriver(null, children, dir.resolve("backup"), dir.resolve("canonical/servers"), null);
+                : new SwarmDriver(null, children, dir.resolve("backup"), dir.resolve("canonical/servers"),
+                        new net.commoninternet.ccci.extensions.workspace.DeployPolicy(
+                                net.commoninternet.ccci.spi.DeployAllowance.NONE, children));
         String domain = "hedg-1a2b3c.ci.commoninternet.net";
         RunWorkspace workspace = new RunWorkspace(dir.resolve("run"), new RunAbraDir(abraDir, dir.resolve("canonical")), null,
                 children, null);

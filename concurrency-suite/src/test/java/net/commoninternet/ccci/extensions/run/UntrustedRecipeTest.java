@@ -125,6 +125,11 @@ class UntrustedRecipeTest {
         Path linked = recipe("i11lnk", null, "");
         Files.createSymbolicLink(linked.resolve("compose.yml"), outsideCompose);
         refusals.put("i11lnk", "i11lnk: compose.yml is a symbolic link to " + outsideCompose + ", outside the recipe");
+        recipe("i11climb", web("    volumes: [content:/srv]\n").replace("- \"traefik.enable=true\"",
+                "- \"traefik.enable=true\"\n        - \"backupbot.backup=true\"\n        - \"backupbot.backup.path=/srv/../../etc\"")
+                + "volumes:\n  content:\n", "");
+        refusals.put("i11climb", "i11climb: service app has the label backupbot.backup.path=/srv/../../etc, a backup path"
+                + " that climbs out with '..'");
         Path allowedDir = Files.createDirectories(sandbox.resolve("allowed"));
         recipe("i11allow", web("    volumes: [\"" + allowedDir + ":/allowed:ro\"]\n"), "");
 
@@ -217,6 +222,33 @@ class UntrustedRecipeTest {
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(text).isZero();
         return text;
+    }
+
+    /**
+     * A backupbot pre-hook that never ends: the host's bound ({@code -Dccci.hook-timeout}, never
+     * the recipe's) fails the backup in one line, the run goes on to its teardown, and nothing of
+     * the app is left (without the bound the hook held the run for ContainerExec's 15 minutes).
+     */
+    @Test
+    void aPreHookThatNeverEndsFailsItsBackupInOneLineWithinTheHostsBoundAndTheRunTearsDown() throws Exception {
+        recipe("i11hang", web("    volumes: [content:/srv]\n").replace("- \"traefik.enable=true\"",
+                "- \"traefik.enable=true\"\n        - \"backupbot.backup=true\"\n"
+                        + "        - \"backupbot.backup.pre-hook=sleep 100000\"")
+                + "volumes:\n  content:\n", "");
+        MavenRun run = MavenRun.start(sandbox.resolve("hang.log"), Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString()), "-Drecipe=i11hang", "-Dccci.recipes=" + sandbox.resolve("recipes"),
+                "-Dccci.stages=install,backup", "-Dccci.run-id=i11-hang", "-Dccci.hook-timeout=3");
+        String domain = MavenRun.Started.parse(run.awaitLine("== ccci run ", Duration.ofMinutes(5))).domain();
+        domains.add(domain);
+
+        int exit = run.waitFor(Duration.ofMinutes(10));
+
+        assertThat(exit).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("backupbot.backup.pre-hook of " + AppNaming.stackName(domain) + "_app did not finish"
+                + " within 3 s: a hook must end; this host bounds it with -Dccci.hook-timeout=3");
+        try (DockerEngine docker = DockerEngine.connect()) {
+            assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).isEmpty();
+        }
     }
 
     /** A ref git could read as an option is refused at discovery: git never reads the file it names. */

@@ -18,6 +18,7 @@ import net.commoninternet.ccci.extensions.swarm.BackupLabels;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import net.commoninternet.ccci.spi.RunSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,10 +47,18 @@ final class BackupBot {
     private final ChildProcesses processes;
     private final Path repository;
     private final Path passwordFile;
+    private final Duration hookTimeout;
     /** One for the bot: it remembers which node's engine runs each container it found (a multi-node swarm). */
     private ContainerExec exec;
 
+    /** Hooks bounded by the default ({@link RunSettings.HostTrust#DEFAULT_HOOK_TIMEOUT}). */
     BackupBot(DockerEngine docker, ChildProcesses processes, Path backupDir) {
+        this(docker, processes, backupDir, RunSettings.HostTrust.DEFAULT_HOOK_TIMEOUT);
+    }
+
+    /** @param hookTimeout how long one of the recipe's hooks may run in its container ({@code ccci.hook-timeout}) */
+    BackupBot(DockerEngine docker, ChildProcesses processes, Path backupDir, Duration hookTimeout) {
+        this.hookTimeout = hookTimeout;
         this.docker = docker;
         this.processes = processes;
         this.repository = backupDir.resolve("restic");
@@ -148,7 +157,10 @@ final class BackupBot {
 
     /** Runs the service's hook with {@code sh -c} in its container; non-zero fails the operation. */
     private void hook(String container, Service service, String label, String hook) throws InterruptedException {
-        ContainerExec.Result result = exec().sh(container, hook);
+        ContainerExec.Result result = exec().sh(container, hook, hookTimeout).orElseThrow(() -> new IllegalStateException(
+                label + " of " + service.getSpec().getName() + " did not finish within " + hookTimeout.toSeconds()
+                        + " s: a hook must end; this host bounds it with -Dccci.hook-timeout=" + hookTimeout.toSeconds()
+                        + " (the hook goes on in the container until the teardown removes it)."));
         if (!result.ok()) {
             throw new IllegalStateException(label + " of " + service.getSpec().getName() + " exited " + result.exitCode()
                     + ": " + result.output());

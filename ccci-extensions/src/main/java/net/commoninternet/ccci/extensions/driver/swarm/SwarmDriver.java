@@ -55,7 +55,7 @@ public final class SwarmDriver implements AppDriver {
     public SwarmDriver(DockerEngine docker, ChildProcesses processes, Path backupDir, Path servers, DeployPolicy policy) {
         this.docker = docker;
         this.processes = processes;
-        this.backupBot = new BackupBot(docker, processes, backupDir);
+        this.backupBot = new BackupBot(docker, processes, backupDir, policy.hookTimeout());
         this.servers = servers;
         this.policy = policy;
     }
