@@ -61,4 +61,34 @@ public final class RunIdLock {
             HELD.add(file.keep());
         }
     }
+
+    /**
+     * Every file of the run folder 0600 and every folder 0700 (what it holds is root's alone: env
+     * copies, logs, results). The folder itself is 0700 from its start, so nothing in it was ever
+     * reachable by another user; this also keeps the files private once an artifact step copies the
+     * folder as it is. A symbolic link (a recipe tree keeps its links as links) is never followed:
+     * its target is not the run's. Best effort: a file that cannot be changed is left as it is.
+     */
+    public static void keepPrivate(Path runDir) {
+        try (java.util.stream.Stream<Path> paths = Files.walk(runDir)) {
+            paths.forEach(path -> {
+                try {
+                    if (Files.isDirectory(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                        Files.setPosixFilePermissions(path, PRIVATE_FOLDER);
+                    } else if (Files.isRegularFile(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                        Files.setPosixFilePermissions(path, PRIVATE_FILE);
+                    }
+                } catch (IOException | UnsupportedOperationException e) {
+                    // gone since the walk saw it, or not ours to change: the folder's 0700 still holds
+                }
+            });
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // the folder is gone or unreadable (a full disk does not stop it being 0700)
+        }
+    }
+
+    private static final Set<java.nio.file.attribute.PosixFilePermission> PRIVATE_FILE =
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
+    private static final Set<java.nio.file.attribute.PosixFilePermission> PRIVATE_FOLDER =
+            java.nio.file.attribute.PosixFilePermissions.fromString("rwx------");
 }

@@ -349,6 +349,7 @@ final class RunPhases {
             span.end(clean ? RunTimeline.Outcome.DONE : RunTimeline.Outcome.FAILED);
             try {
                 writeResults(prepared, deps, clean);
+                RunIdLock.keepPrivate(settings.runDir());
                 List<RunExtension.Teardown> last = new ArrayList<>(extensions(RunExtension.Teardown.class));
                 java.util.Collections.reverse(last);
                 last.forEach(e -> call(() -> e.teardown(run)));

@@ -58,4 +58,23 @@ class ForeignLockFileTest {
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(runDir))).isEqualTo("rwx------");
     }
+
+    @Test
+    void atItsEndEveryFileOfTheRunFolderIsPrivateAndALinkIsNeverFollowed() throws Exception {
+        Path runDir = Files.createDirectories(dir.resolve("runs/r1/logs/install"));
+        Path log = Files.writeString(runDir.resolve("app.log"), "x");
+        Path results = Files.writeString(dir.resolve("runs/r1/results.json"), "{}");
+        Path outside = Files.writeString(dir.resolve("outside"), "the host's own");
+        Files.setPosixFilePermissions(outside, PosixFilePermissions.fromString("rw-r--r--"));
+        Files.createSymbolicLink(dir.resolve("runs/r1/h"), outside);
+        Files.setPosixFilePermissions(log, PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(runDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        RunIdLock.keepPrivate(dir.resolve("runs/r1"));
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(log))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(results))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(runDir))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(outside))).isEqualTo("rw-r--r--");
+    }
 }

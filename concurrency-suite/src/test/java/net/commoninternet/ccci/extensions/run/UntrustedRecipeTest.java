@@ -189,6 +189,18 @@ class UntrustedRecipeTest {
                 assertThat(Files.readString(file, StandardCharsets.ISO_8859_1)).as(file.toString()).doesNotContain(HOST_VALUE);
             }
         }
+        // the run folder is root's alone: 0700, and every file in it 0600 (links not followed)
+        try (Stream<Path> files = Files.walk(sandbox.resolve("runs/i11-battery-i11allow"))) {
+            for (Path file : files.toList()) {
+                if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                            .as(file.toString()).isEqualTo("rw-------");
+                } else if (Files.isDirectory(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                            .as(file.toString()).isEqualTo("rwx------");
+                }
+            }
+        }
         // nothing written outside the sandbox's runs: the host folder as it was, no env file left in the canonical servers
         try (Stream<Path> files = Files.list(host)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("marker", "compose.yml");
