@@ -23,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * left running swaps the path's directory for a link to a host folder (this test's). restic run on
  * the host (root) followed that link: the backup held the host's marker, and the restore wrote
  * into the host folder. restic in its own container resolves the link there, where the host folder
- * does not exist: whatever restic then says, nothing of the host is read or written.
+ * does not exist: whatever restic then says, nothing of the host is read or written. The job's
+ * delay (0.3 s, inside the second host restic took to start and derive its key) is the attacker's
+ * timing and decides only whether the old code lost; the fixed code's outcome does not depend on it.
  * The stack name is outside RUN_APP_RE, so no janitor probes it.
  */
 class BackupToctouTest {
