@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * ({@code backupbot.backup.pre-hook}/{@code post-hook}, {@code backupbot.restore.pre-hook}/
  * {@code post-hook}, run with {@code sh -c} inside the running container, in service-name order);
  * the places are read from the volumes they live on with restic (what backup-bot-two uses), run
- * in a {@link ResticContainer} that mounts only those volumes, never on the host. One restic repository per run, in the run's folder, with a generated
- * password that never leaves that folder.
+ * in a {@link ResticContainer} that mounts only those volumes, never on the host. One restic
+ * repository per run, in the run's folder, with a generated password that never leaves that folder.
  */
 final class BackupBot {
 
@@ -41,7 +41,7 @@ final class BackupBot {
     private static final Duration RESTIC_BOUND = Duration.ofMinutes(30);
 
 
-    /** A backup: restic's snapshot id (ids, comma-separated, of one per node) and the paths it holds ({@code /volumes/<volume>/...}). */
+    /** A backup: restic's snapshot id (one per node, comma-separated) and the paths it holds ({@code /volumes/<volume>/...}). */
     record Snapshot(String id, List<String> paths) {
     }
 
@@ -87,11 +87,12 @@ final class BackupBot {
         List<String> ids = new ArrayList<>();
         List<String> paths = new ArrayList<>();
         for (Map.Entry<DockerClient, List<BackupLabels.Place>> node : byNode.entrySet()) {
+            List<String> held = node.getValue().stream().map(BackupLabels.Place::inResticContainer).toList();
             List<String> command = new ArrayList<>(List.of("backup", "--json", "--tag", stack));
-            node.getValue().forEach(p -> command.add(p.inResticContainer()));
+            command.addAll(held);
             ResticContainer.Ran ran = restic(stack).run(node.getKey(), volumes(node.getValue()), false, command, RESTIC_BOUND);
             ids.add(snapshotId(orThrow(ran, "backup", stack)));
-            paths.addAll(command.subList(4, command.size()));
+            paths.addAll(held);
         }
         String id = String.join(",", ids);
         hooks(stack, BackupLabels.POST_HOOK);
