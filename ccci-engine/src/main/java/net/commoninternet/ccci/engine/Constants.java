@@ -96,6 +96,16 @@ public final class Constants {
     public static final String DEPLOY_ALLOWANCE = "ccci.deploy-allowance";
 
     /**
+     * The host file form of {@link #DEPLOY_ALLOWANCE}: one {@code <recipe>:<key>[=<value>]} per
+     * line, {@code #} comments. Read only if it is a regular file owned by root and writable by
+     * root alone, in a folder of root's; otherwise the run is refused in one sentence (never read).
+     * The path is set here only, never by the environment or the recipe. Default
+     * {@value #DEFAULT_DEPLOY_ALLOWANCE_FILE}; absent, it allows nothing. Its entries join
+     * {@code -Dccci.deploy-allowance}'s, with the same warning on every run and every use.
+     */
+    public static final String DEPLOY_ALLOWANCE_FILE = "ccci.deploy-allowance-file";
+
+    /**
      * A file that gets the run's whole (secret-filtered) console as well, from the guards to the
      * RUN SUMMARY; it still gets a cancelled run's teardown after Maven is gone. Default none.
      */
@@ -169,6 +179,7 @@ public final class Constants {
     static final String ENV_SKIP_FETCH = "CCCI_SKIP_FETCH";
 
     static final String DEFAULT_PROBE_IMAGE = "ccci.local/busybox:1";
+    static final String DEFAULT_DEPLOY_ALLOWANCE_FILE = "/etc/ccci/deploy-allowance";
     static final long DEFAULT_DEADLINE_SECONDS = 3600;
     static final long DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
     static final long MAX_HOOK_TIMEOUT_SECONDS = 3600;

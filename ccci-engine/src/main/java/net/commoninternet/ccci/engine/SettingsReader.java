@@ -170,15 +170,23 @@ final class SettingsReader {
     }
 
     /**
-     * {@code ccci.deploy-allowance}: comma-separated {@code <recipe>:<key>[=<value>]}. Read from the
-     * configuration parameters only (the Maven command on the host, {@code -D}), never from the
-     * environment, which a pipeline file could set.
+     * {@code ccci.deploy-allowance}: comma-separated {@code <recipe>:<key>[=<value>]}, and the same
+     * entries one per line in the operator's file ({@code ccci.deploy-allowance-file},
+     * {@link DeployAllowanceFile}). Both are read from the configuration parameters only (the Maven
+     * command on the host, {@code -D}), never from the environment, which a pipeline file could set.
      */
     private DeployAllowance deployAllowance() {
-        String raw = config.get(DEPLOY_ALLOWANCE).orElse("");
+        List<DeployAllowanceFile.Line> lines = new ArrayList<>();
+        for (String item : config.get(DEPLOY_ALLOWANCE).orElse("").split(",")) {
+            lines.add(new DeployAllowanceFile.Line(item.trim(), DEPLOY_ALLOWANCE));
+        }
+        Optional<String> named = config.get(DEPLOY_ALLOWANCE_FILE).map(String::trim).filter(s -> !s.isEmpty());
+        Path file = Path.of(named.orElse(DEFAULT_DEPLOY_ALLOWANCE_FILE));
+        List<DeployAllowanceFile.Line> fromFile = DeployAllowanceFile.read(file, named.isPresent(), problems);
+        lines.addAll(fromFile);
         Set<DeployAllowance.Entry> entries = new java.util.LinkedHashSet<>();
-        for (String item : raw.split(",")) {
-            String entry = item.trim();
+        for (DeployAllowanceFile.Line line : lines) {
+            String entry = line.entry();
             if (entry.isEmpty()) {
                 continue;
             }
@@ -189,7 +197,7 @@ final class SettingsReader {
             Optional<String> value = equals < 0 ? Optional.empty() : Optional.of(entry.substring(equals + 1));
             if (!RECIPE_NAME.matcher(recipe).matches() || !DeployAllowance.KEYS.contains(key)
                     || value.filter(String::isEmpty).isPresent()) {
-                problems.add("'" + printable(entry) + "' in " + DEPLOY_ALLOWANCE + " is not <recipe>:<key>[=<value>] with"
+                problems.add("'" + printable(entry) + "' in " + line.where() + " is not <recipe>:<key>[=<value>] with"
                         + " a key of " + String.join(", ", new java.util.TreeSet<>(DeployAllowance.KEYS))
                         + ": copy the entry the deploy policy's refusal names, for example -D" + DEPLOY_ALLOWANCE
                         + "=traefik:volumes=/var/run/docker.sock.");
@@ -197,7 +205,8 @@ final class SettingsReader {
                 entries.add(new DeployAllowance.Entry(recipe, key, value));
             }
         }
-        return new DeployAllowance(entries);
+        String source = "-D" + DEPLOY_ALLOWANCE + (fromFile.isEmpty() ? "" : " and the file " + file);
+        return new DeployAllowance(entries, source);
     }
 
     /** {@code ccci.lease.ttl} and {@code ccci.lease.heartbeat}, within their bounds. */

@@ -11,7 +11,8 @@ import org.apiguardian.api.API;
  * What the host's operator lets a recipe's compose reach of the host beyond the run's own swarm
  * objects, entry by entry: {@code -Dccci.deploy-allowance=traefik:volumes=/var/run/docker.sock,
  * traefik:ports=443} (a proxy recipe needs the Docker socket and the host's ports). Set on the host
- * only (the engine's {@code Constants}), never by anything in the recipe repository, and every run
+ * only (the engine's {@code Constants}: the {@code -D} key, or an operator's file of root's,
+ * {@code /etc/ccci/deploy-allowance}), never by anything in the recipe repository, and every run
  * that has one says so as a warning.
  *
  * <p>An entry names a recipe, a compose key the deploy policy refuses ({@link #KEYS}) and, after
@@ -19,7 +20,7 @@ import org.apiguardian.api.API;
  * without a value it allows every value of that key, which the warning says too.
  */
 @API(status = API.Status.EXPERIMENTAL)
-public record DeployAllowance(Set<Entry> entries) {
+public record DeployAllowance(Set<Entry> entries, String source) {
 
     /** The compose keys an operator may allow, as the deploy policy names them in its refusals. */
     public static final Set<String> KEYS = Set.of("volumes", "driver", "driver_opts", "cap_add", "devices", "privileged",
@@ -44,8 +45,18 @@ public record DeployAllowance(Set<Entry> entries) {
         }
     }
 
+    /**
+     * @param source where the host set it, for the warnings: {@code -Dccci.deploy-allowance}, or
+     *        that and the file {@code /etc/ccci/deploy-allowance}
+     */
     public DeployAllowance {
         entries = Set.copyOf(entries);
+        Objects.requireNonNull(source, "source");
+    }
+
+    /** Entries set with {@code -Dccci.deploy-allowance}. */
+    public DeployAllowance(Set<Entry> entries) {
+        this(entries, "-Dccci.deploy-allowance");
     }
 
     /** The entries for {@code recipe}, in a stable order (for the run's warning). */

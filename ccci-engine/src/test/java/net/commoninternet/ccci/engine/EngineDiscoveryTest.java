@@ -377,6 +377,65 @@ class EngineDiscoveryTest {
         }
     }
 
+    /** The operator's file: read only if root alone can have written it; its entries join the -D key's. */
+    @Test
+    void theDeployAllowanceFileIsReadOnlyIfItIsRootsAloneAndRefusedInOneSentenceOtherwise(@TempDir Path etc)
+            throws Exception {
+        Path folder = Files.createDirectories(etc.resolve("ccci"));
+        Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path file = Files.writeString(folder.resolve("deploy-allowance"),
+                "# the proxy needs the socket\n\ntraefik:volumes=/var/run/docker.sock\n  demo:ports  \n");
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+
+        DeployAllowance allowance = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo",
+                Constants.DEPLOY_ALLOWANCE_FILE, file.toString(), Constants.DEPLOY_ALLOWANCE, "demo:cap_add=NET_ADMIN"))
+                .options().trust().deployAllowance();
+        assertThat(allowance.of("demo")).extracting(Object::toString).containsExactly("demo:cap_add=NET_ADMIN", "demo:ports");
+        assertThat(allowance.of("traefik")).extracting(Object::toString).containsExactly("traefik:volumes=/var/run/docker.sock");
+        assertThat(allowance.source()).isEqualTo("-Dccci.deploy-allowance and the file " + file);
+
+        // absent at the default path: nothing, silently; named but absent: one sentence
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).options().trust().deployAllowance()
+                .source()).isEqualTo("-Dccci.deploy-allowance");
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DEPLOY_ALLOWANCE_FILE,
+                etc.resolve("none").toString())).message()).isEqualTo(Constants.DEPLOY_ALLOWANCE_FILE + "=" + etc.resolve("none")
+                + " does not exist: create it (root's, mode 0644 or stricter) or leave the key out.");
+
+        // a bad line names its line
+        Files.writeString(file, "traefik:rm-rf\n");
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DEPLOY_ALLOWANCE_FILE,
+                file.toString())).message()).startsWith("'traefik:rm-rf' in " + file + " line 1 is not <recipe>:<key>[=<value>]");
+        Files.writeString(file, "demo:ports\n");
+
+        // anyone but root could have written it: refused, never read
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-r--"));
+        assertThat(refusal(file)).contains("the file " + file + " is group-writable");
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--rw-"));
+        assertThat(refusal(file)).contains("the file " + file + " is world-writable");
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setAttribute(file, "unix:uid", 65534);
+        assertThat(refusal(file)).contains("the file " + file + " is owned by uid 65534, not root");
+        Files.setAttribute(file, "unix:uid", 0);
+        Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThat(refusal(file)).contains("the folder " + folder + " is group-writable");
+        Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path link = Files.createSymbolicLink(folder.resolve("link"), file);
+        assertThat(refusal(link)).contains(link + " is a symbolic link");
+        Path dir = Files.createDirectories(folder.resolve("dir"));
+        assertThat(refusal(dir)).contains(dir + " is not a regular file");
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DEPLOY_ALLOWANCE_FILE,
+                file.toString())).options().trust().deployAllowance().of("demo")).hasSize(1);
+    }
+
+    private String refusal(Path file) {
+        String message = singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DEPLOY_ALLOWANCE_FILE,
+                file.toString())).message();
+        assertThat(message).startsWith("the deploy allowance file " + file + " is refused, not read: ")
+                .endsWith("; it must be a regular file owned by root and writable by root alone, in a folder of root's"
+                        + " (chown root:root, chmod go-w).").doesNotContain("\n");
+        return message;
+    }
+
     private static RunSettings settings(EngineTestKit.Builder kit) {
         EngineDiscoveryResults results = kit.discover();
         assertThat(results.getDiscoveryIssues()).isEmpty();

@@ -207,10 +207,11 @@ final class RunPhases {
                 settings.recipeCodeApproved(), List.of()));
         keys.notActedOn().forEach(k -> LOG.warn("CI key {} is recorded but not acted on by this ccci", k));
         // an operator's escalation is said on every run that has one, used or not
-        List<DeployAllowance.Entry> allowed = settings.options().trust().deployAllowance().of(run.recipe());
+        DeployAllowance allowance = settings.options().trust().deployAllowance();
+        List<DeployAllowance.Entry> allowed = allowance.of(run.recipe());
         if (!allowed.isEmpty()) {
-            LOG.warn("!! deploy allowance for {} (set on this host with -Dccci.deploy-allowance): {}: its compose may"
-                    + " reach the host that far beyond its own swarm objects !!", run.recipe(),
+            LOG.warn("!! deploy allowance for {} (set on this host with {}): {}: its compose may"
+                    + " reach the host that far beyond its own swarm objects !!", run.recipe(), allowance.source(),
                     allowed.stream().map(DeployAllowance.Entry::toString).collect(java.util.stream.Collectors.joining(", ")));
         }
         RecipeSetup setup = new RecipeSetup(settings.recipeCodeApproved(), run.customization(), workspace.children());

@@ -40,8 +40,19 @@ public final class BackupLabels {
     public static final String RESTORE_PRE_HOOK = "backupbot.restore.pre-hook";
     public static final String RESTORE_POST_HOOK = "backupbot.restore.post-hook";
 
-    /** One place a backup holds: its service, the path in the service's container, and where that is on the host. */
-    public record Place(String service, String containerPath, String hostPath) {
+    /**
+     * One place a backup holds: its service, the path in the service's container, where that is on
+     * the host, the named volume it is on and the path inside that volume ({@code ""}: its root).
+     */
+    public record Place(String service, String containerPath, String hostPath, String volume, String inVolume) {
+
+        /** Where the volumes of a backup are mounted in the container restic runs in. */
+        public static final String VOLUMES_ROOT = "/volumes";
+
+        /** The place in restic's container, which mounts each volume at {@code /volumes/<volume>}. */
+        public String inResticContainer() {
+            return VOLUMES_ROOT + "/" + volume + (inVolume.isEmpty() ? "" : "/" + inVolume);
+        }
     }
 
     private BackupLabels() {
@@ -72,7 +83,7 @@ public final class BackupLabels {
         if (declared != null && !declared.isBlank()) {
             for (String path : commaList(declared)) {
                 String normal = Path.of(path).normalize().toString(); // "/var/www/../../etc" is /etc, on no volume
-                places.add(new Place(name, normal, onHost(name, mounts, normal)));
+                places.add(onVolume(name, mounts, normal));
             }
             return places;
         }
@@ -89,7 +100,7 @@ public final class BackupLabels {
             String dest = mount.getDestination().getPath();
             String subPaths = labels.get(VOLUMES + volume + ".path");
             if (subPaths == null || subPaths.isBlank()) {
-                places.add(new Place(name, dest, mount.getSource()));
+                places.add(new Place(name, dest, mount.getSource(), mount.getName(), ""));
                 continue;
             }
             for (String sub : commaList(subPaths)) {
@@ -100,7 +111,8 @@ public final class BackupLabels {
                             + " name a path inside it, relative to its root.");
                 }
                 places.add(new Place(name, Path.of(dest, relative).normalize().toString(),
-                        insideItsVolume(name, mount.getSource(), onHost).toString()));
+                        insideItsVolume(name, mount.getSource(), onHost).toString(), mount.getName(),
+                        Path.of(mount.getSource()).relativize(onHost).toString()));
             }
         }
         return places;
@@ -138,7 +150,7 @@ public final class BackupLabels {
         return java.util.Arrays.stream(value.split(",")).map(String::strip).filter(p -> !p.isEmpty()).toList();
     }
 
-    private static String onHost(String service, List<InspectContainerResponse.Mount> mounts, String containerPath) {
+    private static Place onVolume(String service, List<InspectContainerResponse.Mount> mounts, String containerPath) {
         // the service's own volumes only: a bind (the host's file) is never a place of a backup
         Optional<InspectContainerResponse.Mount> mount = mounts.stream()
                 .filter(m -> m.getName() != null && m.getDestination() != null
@@ -149,7 +161,9 @@ public final class BackupLabels {
                     + " is not on a volume, so it would not survive the container: mount a volume there.");
         }
         String rest = containerPath.substring(mount.get().getDestination().getPath().length());
-        return insideItsVolume(service, mount.get().getSource(), Path.of(mount.get().getSource() + rest).normalize()).toString();
+        Path source = Path.of(mount.get().getSource());
+        Path onHost = insideItsVolume(service, mount.get().getSource(), Path.of(mount.get().getSource() + rest).normalize());
+        return new Place(service, containerPath, onHost.toString(), mount.get().getName(), source.relativize(onHost).toString());
     }
 
     /**

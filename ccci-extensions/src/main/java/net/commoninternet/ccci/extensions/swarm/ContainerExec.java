@@ -78,6 +78,11 @@ public final class ContainerExec {
         return containers.get(0).getId();
     }
 
+    /** The engine of the node {@code container} runs on, as {@link #runningContainer} found it (else the run's own). */
+    public DockerClient engineOf(String container) {
+        return placed.getOrDefault(container, client);
+    }
+
     public Result sh(String container, String script) throws InterruptedException {
         return sh(container, script, TIMEOUT).orElseThrow(() -> new IllegalStateException("sh -c in container " + container
                 + " did not finish within " + TIMEOUT.toMinutes() + " min; the run goes on without it (it ends with the container)"));

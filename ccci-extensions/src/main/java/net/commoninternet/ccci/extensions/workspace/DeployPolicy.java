@@ -110,7 +110,7 @@ public final class DeployPolicy {
             for (Map.Entry<String, String> label : RecipeLabels.deployLabels(service.getValue()).entrySet()) {
                 String key = label.getKey();
                 boolean path = key.equals("backupbot.backup.path")
-                        || key.startsWith("backupbot.volumes.") && key.endsWith(".path");
+                        || key.startsWith("backupbot.backup.volumes.") && key.endsWith(".path");
                 if (path && java.util.Arrays.stream(label.getValue().split("[,/]")).map(String::strip).anyMatch(".."::equals)) {
                     throw new IllegalStateException(recipe + ": service " + service.getKey() + " has the label " + key + "="
                             + label.getValue() + ", a backup path that climbs out with '..': a backup holds only the"

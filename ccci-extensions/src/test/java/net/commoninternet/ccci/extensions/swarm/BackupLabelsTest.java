@@ -52,9 +52,9 @@ class BackupLabelsTest {
 
         assertThat(BackupLabels.places(db, mounts())).containsExactly(
                 new BackupLabels.Place("app_example_db", "/var/lib/postgresql/data/backup.sql",
-                        "/var/lib/docker/volumes/app_example_postgres/_data/backup.sql"),
+                        "/var/lib/docker/volumes/app_example_postgres/_data/backup.sql", "app_example_postgres", "backup.sql"),
                 new BackupLabels.Place("app_example_db", "/var/lib/postgresql/data/dumps",
-                        "/var/lib/docker/volumes/app_example_postgres/_data/dumps"));
+                        "/var/lib/docker/volumes/app_example_postgres/_data/dumps", "app_example_postgres", "dumps"));
     }
 
     @Test
@@ -63,6 +63,9 @@ class BackupLabelsTest {
 
         assertThat(BackupLabels.places(db, mounts())).extracting(BackupLabels.Place::hostPath).containsExactly(
                 "/var/lib/docker/volumes/app_example_postgres/_data/dump", "/var/lib/docker/volumes/app_example_scratch/_data");
+        // restic runs in a container that mounts each volume at /volumes/<name>: the same places there
+        assertThat(BackupLabels.places(db, mounts())).extracting(BackupLabels.Place::inResticContainer).containsExactly(
+                "/volumes/app_example_postgres/dump", "/volumes/app_example_scratch");
     }
 
     /** A path label must not reach outside the volume it names (the host's files are not the recipe's). */

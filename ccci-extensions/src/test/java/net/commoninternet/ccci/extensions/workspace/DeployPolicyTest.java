@@ -124,8 +124,8 @@ class DeployPolicyTest {
                         + " with '..': a backup holds only the service's own volumes; name the path inside its volume"
                         + " without '..'.");
         assertThat(refusal(SERVICE + "    volumes: [data:/data]\n" + labels
-                + "        - \"backupbot.volumes.data.path=a, ../../..\"\nvolumes:\n  data:\n"))
-                .startsWith("evil: service app has the label backupbot.volumes.data.path=a, ../../.., a backup path");
+                + "        - \"backupbot.backup.volumes.data.path=a, ../../..\"\nvolumes:\n  data:\n"))
+                .startsWith("evil: service app has the label backupbot.backup.volumes.data.path=a, ../../.., a backup path");
         DeployAllowance everything = new DeployAllowance(DeployAllowance.KEYS.stream()
                 .map(key -> new DeployAllowance.Entry("evil", key, Optional.<String>empty()))
                 .collect(java.util.stream.Collectors.toSet()));

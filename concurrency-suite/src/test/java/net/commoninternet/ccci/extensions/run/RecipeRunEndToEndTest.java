@@ -365,7 +365,7 @@ class RecipeRunEndToEndTest {
                     "name=\"guestbook &gt; restore &gt; theEntryWrittenBeforeTheBackupIsBackAfterTheRestore\"",
                     "name=\"guestbook &gt; upgrade &gt; theUpgradedPageCountsTheEntriesAndKeptTheirs\"");
             assertThat(output).contains("backup of " + AppNaming.stackName(domain) + ": snapshot")
-                    .contains("_postgres/_data/backup.sql]");
+                    .contains("of [/volumes/" + AppNaming.stackName(domain) + "_postgres/backup.sql]");
             String results = Files.readString(sandbox.resolve("runs/e2e-guestbook/results.json"), StandardCharsets.UTF_8);
             assertThat(results).contains("\"level\" : 5", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
             assertFollowsTheSchema(results);

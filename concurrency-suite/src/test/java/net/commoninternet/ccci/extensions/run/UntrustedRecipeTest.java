@@ -163,68 +163,84 @@ class UntrustedRecipeTest {
         long until = System.currentTimeMillis() / 1000 + 1;
 
         assertThat(exit).as(out).isNotZero();
+        // Every case is judged, and each failure named by its case (one reverted fix fails its own case).
+        org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
         for (Map.Entry<String, String> refusal : refusals.entrySet()) {
-            assertThat(out).as(refusal.getKey()).contains(refusal.getValue());
+            softly.assertThat(out.contains(refusal.getValue())).as("%s refused with '%s'; its last lines: %s",
+                    refusal.getKey(), refusal.getValue(), linesAbout(out, refusal.getKey())).isTrue();
         }
         // the allowance: the operator's line on every run of it, then a normal, passing install
-        assertThat(out).contains("!! deploy allowance for i11allow (set on this host with -Dccci.deploy-allowance):"
+        softly.assertThat(out).as("i11allow's warnings").contains("!! deploy allowance for i11allow (set on this host with -Dccci.deploy-allowance):"
                 + " i11allow:volumes=" + allowedDir).contains("!! deploy allowance i11allow:volumes=" + allowedDir
                 + " (set on this host): service app mounts the host path " + allowedDir);
         assertThat(domainOf).containsKey("i11allow");
-        assertThat(out).contains("deploying " + AppNaming.stackName(domainOf.get("i11allow")));
-        assertThat(Files.readString(sandbox.resolve("runs/i11-battery-i11allow/results.json")))
+        softly.assertThat(out).as("i11allow deploys").contains("deploying " + AppNaming.stackName(domainOf.get("i11allow")));
+        softly.assertThat(Files.readString(sandbox.resolve("runs/i11-battery-i11allow/results.json")))
                 .containsPattern("\"check\"\\s*:\\s*\"converged\",\\s*\"status\"\\s*:\\s*\"passed\"");
         // nothing of a refused recipe ever existed on the engine: the engine's own events say so
         String events = events(since, until);
         for (String recipe : refusals.keySet()) {
             String domain = domainOf.get(recipe);
             if (domain != null) {
-                assertThat(events).as(recipe).doesNotContain(AppNaming.stackName(domain));
+                softly.assertThat(events.contains(AppNaming.stackName(domain))).as("%s: its stack %s in the engine's events",
+                        recipe, AppNaming.stackName(domain)).isFalse();
             }
         }
         // a host variable reached no compose, no log, no artifact
-        assertThat(out).doesNotContain(HOST_VALUE);
+        softly.assertThat(out.contains(HOST_VALUE)).as("the host's value in the output: %s", linesAbout(out, HOST_VALUE))
+                .isFalse();
         try (Stream<Path> files = Files.walk(sandbox.resolve("runs"))) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
-                assertThat(Files.readString(file, StandardCharsets.ISO_8859_1)).as(file.toString()).doesNotContain(HOST_VALUE);
+                softly.assertThat(Files.readString(file, StandardCharsets.ISO_8859_1).contains(HOST_VALUE))
+                        .as("the host's value in %s", file).isFalse();
             }
         }
         // the run folder is root's alone: 0700, and every file in it 0600 (links not followed)
         try (Stream<Path> files = Files.walk(sandbox.resolve("runs/i11-battery-i11allow"))) {
             for (Path file : files.toList()) {
                 if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                    softly.assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
                             .as(file.toString()).isEqualTo("rw-------");
                 } else if (Files.isDirectory(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                    softly.assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
                             .as(file.toString()).isEqualTo("rwx------");
                 }
             }
         }
         // nothing written outside the sandbox's runs: the host folder as it was, no env file left in the canonical servers
-        try (Stream<Path> files = Files.list(host)) {
-            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("marker", "compose.yml");
+        try (Stream<Path> files = Files.walk(host)) {
+            softly.assertThat(files.filter(p -> !p.equals(host)).map(p -> host.relativize(p).toString()))
+                    .as("the host folder").containsExactlyInAnyOrder("marker", "compose.yml");
         }
-        assertThat(host.resolve("marker")).content().isEqualTo("the host's own\n");
-        assertThat(allowedDir).isEmptyDirectory();
+        softly.assertThat(host.resolve("marker")).content().isEqualTo("the host's own\n");
+        softly.assertThat(allowedDir).isEmptyDirectory();
         Path servers = sandbox.resolve("abra/servers/default");
         if (Files.isDirectory(servers)) {
             try (Stream<Path> left = Files.list(servers)) {
-                assertThat(left).isEmpty();
+                softly.assertThat(left).as("env files left in the canonical servers").isEmpty();
             }
         }
         // the other stack's secret and the warm app are untouched; the janitors never probed the warm app
         try (DockerEngine docker = DockerEngine.connect()) {
-            assertThat(docker.client().listSecretsCmd().withNameFilter(List.of(OTHER_SECRET)).exec())
-                    .singleElement().satisfies(secret -> assertThat(secret.getSpec().getLabels())
+            softly.assertThat(docker.client().listSecretsCmd().withNameFilter(List.of(OTHER_SECRET)).exec())
+                    .as("the other stack's secret").singleElement().satisfies(secret -> assertThat(secret.getSpec().getLabels())
                             .containsEntry(StackLabels.NAMESPACE, "i11-other"));
-            assertThat(docker.client().listServicesCmd().withNameFilter(List.of(AppNaming.stackName(WARM) + "_app")).exec())
-                    .hasSize(1);
+            softly.assertThat(docker.client().listServicesCmd().withNameFilter(List.of(AppNaming.stackName(WARM) + "_app")).exec())
+                    .as("the warm app").hasSize(1);
             for (String domain : domainOf.values()) {
-                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).as(domain).isEmpty();
+                softly.assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).as(domain).isEmpty();
             }
         }
-        assertThat(out).doesNotContain("janitor: " + WARM);
+        softly.assertThat(out.contains("janitor: " + WARM)).as("a janitor probed the warm app: %s", linesAbout(out, "janitor: " + WARM))
+                .isFalse();
+        softly.assertAll();
+    }
+
+    /** The last few lines of {@code out} that name {@code what}, each cut short: what a failed case's run said. */
+    private static List<String> linesAbout(String out, String what) {
+        List<String> lines = out.lines().filter(l -> l.contains(what)).map(l -> l.length() > 400 ? l.substring(0, 400) + "..." : l)
+                .toList();
+        return lines.subList(Math.max(0, lines.size() - 4), lines.size());
     }
 
     /** Every object event of the engine between two times, one line each (type, action, name). */

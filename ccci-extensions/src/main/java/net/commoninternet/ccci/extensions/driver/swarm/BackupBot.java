@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.driver.swarm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Service;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,18 +29,19 @@ import org.slf4j.LoggerFactory;
  * paths their labels name: {@link BackupLabels}), the stack's services may carry hooks
  * ({@code backupbot.backup.pre-hook}/{@code post-hook}, {@code backupbot.restore.pre-hook}/
  * {@code post-hook}, run with {@code sh -c} inside the running container, in service-name order);
- * the places are read from the volumes they live on, on the host, with restic (what
- * backup-bot-two uses). One restic repository per run, in the run's folder, with a generated
- * password that never leaves that folder.
+ * the places are read from the volumes they live on with restic (what backup-bot-two uses), run
+ * in a {@link ResticContainer} that mounts only those volumes, never on the host. One restic
+ * repository per run, in the run's folder, with a generated password that never leaves that folder.
  */
 final class BackupBot {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackupBot.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Duration CONVERGED_BEFORE_BACKUP = Duration.ofSeconds(300);
+    private static final Duration RESTIC_BOUND = Duration.ofMinutes(30);
 
 
-    /** A backup: restic's snapshot id and the host paths it holds. */
+    /** A backup: restic's snapshot id (one per node, comma-separated) and the paths it holds ({@code /volumes/<volume>/...}). */
     record Snapshot(String id, List<String> paths) {
     }
 
@@ -65,7 +67,11 @@ final class BackupBot {
         this.passwordFile = backupDir.resolve("password");
     }
 
-    /** Waits (bounded) for the stack to converge, runs the hooks, and snapshots every labelled path. */
+    /**
+     * Waits (bounded) for the stack to converge, runs the hooks, and snapshots every labelled path:
+     * restic reads them in a {@link ResticContainer} on the node of the service's container (one
+     * snapshot per node; their ids joined by commas when the services run on several).
+     */
     Snapshot backup(String stack) throws IOException, InterruptedException {
         SwarmConvergence.Report converged = new SwarmConvergence(docker).await(stack, CONVERGED_BEFORE_BACKUP);
         if (!converged.converged()) {
@@ -76,31 +82,74 @@ final class BackupBot {
             throw new IllegalStateException(stack + " has no service labelled " + BackupLabels.BACKUP + "=true: nothing to back up.");
         }
         hooks(stack, BackupLabels.PRE_HOOK);
-        List<String> hostPaths = new ArrayList<>();
-        for (Service service : services) {
-            hostPaths.addAll(hostPaths(service, runningContainer(service)));
-        }
+        Map<DockerClient, List<BackupLabels.Place>> byNode = places(services);
         ensureRepository();
-        List<String> command = new ArrayList<>(List.of("restic", "backup", "--json", "--tag", stack));
-        command.addAll(hostPaths);
-        ChildProcesses.Result result = processes.run(command, null, resticEnv(), Duration.ofMinutes(30)).orThrow();
-        String id = snapshotId(result.output());
+        List<String> ids = new ArrayList<>();
+        List<String> paths = new ArrayList<>();
+        for (Map.Entry<DockerClient, List<BackupLabels.Place>> node : byNode.entrySet()) {
+            List<String> held = node.getValue().stream().map(BackupLabels.Place::inResticContainer).toList();
+            List<String> command = new ArrayList<>(List.of("backup", "--json", "--tag", stack));
+            command.addAll(held);
+            ResticContainer.Ran ran = restic(stack).run(node.getKey(), volumes(node.getValue()), false, command, RESTIC_BOUND);
+            ids.add(snapshotId(orThrow(ran, "backup", stack)));
+            paths.addAll(held);
+        }
+        String id = String.join(",", ids);
         hooks(stack, BackupLabels.POST_HOOK);
-        LOG.info("backup of {}: snapshot {} of {}", stack, id, hostPaths);
-        return new Snapshot(id, List.copyOf(hostPaths));
+        LOG.info("backup of {}: snapshot {} of {}", stack, id, paths);
+        return new Snapshot(id, List.copyOf(paths));
     }
 
-    /** Runs the restore pre-hooks, puts the snapshot's files back where they came from, then runs the post-hooks. */
+    /**
+     * Runs the restore pre-hooks, puts the snapshot's files back where they came from (restic in a
+     * {@link ResticContainer} per node, writing only into the volumes it mounts), then runs the post-hooks.
+     */
     void restore(String stack, String snapshotId) throws IOException, InterruptedException {
         hooks(stack, BackupLabels.RESTORE_PRE_HOOK);
-        // the places again, as the volumes are now: a link the app planted since the backup is refused, not written through
-        for (Service service : BackupLabels.services(docker.client(), stack)) {
-            hostPaths(service, runningContainer(service));
+        // the places again, as the volumes are now: a link the app planted since the backup is refused early, in one line
+        Map<DockerClient, List<BackupLabels.Place>> byNode = places(BackupLabels.services(docker.client(), stack));
+        for (Map.Entry<DockerClient, List<BackupLabels.Place>> node : byNode.entrySet()) {
+            java.util.Set<String> volumes = volumes(node.getValue());
+            for (String id : snapshotId.split(",")) {
+                List<String> command = new ArrayList<>(List.of("restore", id, "--target", "/"));
+                volumes.forEach(v -> command.addAll(List.of("--include", BackupLabels.Place.VOLUMES_ROOT + "/" + v)));
+                orThrow(restic(stack).run(node.getKey(), volumes, true, command, RESTIC_BOUND), "restore", stack);
+            }
         }
-        processes.run(List.of("restic", "restore", snapshotId, "--target", "/"), null, resticEnv(),
-                Duration.ofMinutes(30)).orThrow();
         hooks(stack, BackupLabels.RESTORE_POST_HOOK);
         LOG.info("restore of {}: snapshot {} restored", stack, snapshotId);
+    }
+
+    /** Every labelled place of the services, by the engine of the node its service's running container is on. */
+    private Map<DockerClient, List<BackupLabels.Place>> places(List<Service> services) {
+        Map<DockerClient, List<BackupLabels.Place>> byNode = new java.util.LinkedHashMap<>();
+        for (Service service : services) {
+            String container = runningContainer(service);
+            DockerClient engine = exec().engineOf(container);
+            byNode.computeIfAbsent(engine, e -> new ArrayList<>()).addAll(places(service, engine, container));
+        }
+        return byNode;
+    }
+
+    private static java.util.Set<String> volumes(List<BackupLabels.Place> places) {
+        return places.stream().map(BackupLabels.Place::volume).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    }
+
+    private ResticContainer restic(String stack) {
+        return new ResticContainer(stack, repository, passwordFile);
+    }
+
+    /** restic's stdout if it exited 0; else one sentence with its exit and the end of what it said. */
+    private static String orThrow(ResticContainer.Ran ran, String what, String stack) {
+        if (ran.exit() == null) {
+            throw new IllegalStateException("restic " + what + " of " + stack + " did not finish within "
+                    + RESTIC_BOUND.toMinutes() + " min; its container was removed.");
+        }
+        if (!ran.ok()) {
+            throw new IllegalStateException("restic " + what + " of " + stack + " exited " + ran.exit() + ": "
+                    + ran.stderr().strip());
+        }
+        return ran.stdout();
     }
 
     /** The hook {@code label} of every service of the stack that has one, in service-name order. */
@@ -132,10 +181,9 @@ final class BackupBot {
                 + resticJsonOutput.lines().limit(5).toList());
     }
 
-    /** What the service's labels back up, as paths on the host (inside the volumes they are on). */
-    private List<String> hostPaths(Service service, String container) {
-        List<String> paths = BackupLabels.places(service, BackupLabels.mounts(docker.client(), container)).stream()
-                .map(BackupLabels.Place::hostPath).toList();
+    /** What the service's labels back up (inside the volumes they are on, checked on the host's view of them). */
+    private static List<BackupLabels.Place> places(Service service, DockerClient engine, String container) {
+        List<BackupLabels.Place> paths = BackupLabels.places(service, BackupLabels.mounts(engine, container));
         if (paths.isEmpty()) {
             throw new IllegalStateException(service.getSpec().getName() + " has " + BackupLabels.BACKUP + "=true but backs up"
                     + " nothing: mount a volume, or name a path on one (" + BackupLabels.PATH + ", "

@@ -56,8 +56,8 @@ class BackupLabelFormsTest {
 
         BackupBot.Snapshot snapshot = bot.backup(STACK);
 
-        assertThat(snapshot.paths()).hasSize(2).allMatch(p -> p.contains(STACK + "_data/_data/"))
-                .anyMatch(p -> p.endsWith("/_data/dump.sql")).anyMatch(p -> p.endsWith("/_data/keep"));
+        assertThat(snapshot.paths()).hasSize(2).allMatch(p -> p.startsWith("/volumes/" + STACK + "_data/"))
+                .anyMatch(p -> p.endsWith("_data/dump.sql")).anyMatch(p -> p.endsWith("_data/keep")); // the volume is <stack>_data
         assertThat(sh("web", "test -s /srv/hooks/backup-pre && test -s /srv/hooks/backup-post && echo both")).isEqualTo("both");
         sh("db", "echo dump-after > /var/lib/db/dump.sql && echo keep-after > /var/lib/db/keep/file"
                 + " && echo other-after > /var/lib/db/other/file && echo scratch-after > /var/cache/db/file");

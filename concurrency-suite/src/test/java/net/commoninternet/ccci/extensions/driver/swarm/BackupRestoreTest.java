@@ -52,7 +52,7 @@ class BackupRestoreTest {
         BackupBot.Snapshot snapshot = bot.backup(STACK);
 
         assertThat(snapshot.id()).matches("[0-9a-f]{8,64}");
-        assertThat(snapshot.paths()).hasSize(2).anyMatch(p -> p.endsWith("/_data/site"));
+        assertThat(snapshot.paths()).hasSize(2).containsExactly("/volumes/" + STACK + "_content/site", "/volumes/" + STACK + "_dbdata");
         assertThat(sh("app", "cat /srv/content/site/pre-hook-ran")).as("pre-hook ran before the backup").isNotBlank();
         sh("app", "echo changed-after-backup > /srv/content/site/marker");
         sh("db", "echo db-after > /var/lib/db/rows");
