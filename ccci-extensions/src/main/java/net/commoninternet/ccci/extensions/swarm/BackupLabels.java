@@ -121,14 +121,14 @@ public final class BackupLabels {
     /**
      * Where a run can seed a marker that a backup must hold: the first place of the backed-up
      * services (by name) that is a directory in the running container now, as (service, container
-     * path). Empty when every place is a file (a dump a pre-hook writes, say).
+     * path). Empty when every place is a file (a dump a pre-hook writes, say). {@code exec} finds
+     * each container on its node; the container is inspected on that node's engine.
      */
-    public static Optional<Map.Entry<String, String>> markerPlace(DockerClient client, String stack)
+    public static Optional<Map.Entry<String, String>> markerPlace(DockerClient client, ContainerExec exec, String stack)
             throws InterruptedException {
-        ContainerExec exec = new ContainerExec(client);
         for (Service service : services(client, stack)) {
             String container = exec.runningContainer(service.getSpec().getName());
-            for (Place place : places(service, mounts(client, container))) {
+            for (Place place : places(service, mounts(exec.engineOf(container), container))) {
                 if (exec.sh(container, "test -d '" + place.containerPath() + "'").ok()) {
                     return Optional.of(Map.entry(place.service(), place.containerPath()));
                 }

@@ -27,8 +27,8 @@ import org.apiguardian.api.API;
  * <p>Per-task container logs, not swarm's service logs: on this engine (20.10) the service-log
  * stream can stall for good when its reader falls behind (a rate-limited curl and a slowed
  * docker-java both waited forever for its end), while a container's log is read straight from
- * its file. The price: only tasks on this node are seen, which is every task on ccci's
- * single-node swarm.
+ * its file. So each node's tasks are read from that node's engine ({@link SwarmNodes}); a node
+ * ccci cannot reach is left out of the log, and said so.
  *
  * <p>Bounded, so a chatty app can exhaust neither the disk nor the heap: the daemon sends at most
  * the last {@value #MAX_LINES} lines of each task; while they arrive, a line keeps its first
@@ -62,11 +62,18 @@ public final class ServiceLog {
             throws InterruptedException {
         List<Line> received = new ArrayList<>();
         boolean dropped = false;
-        for (Container container : client.listContainersCmd().withShowAll(true)
-                .withLabelFilter(Map.of(SERVICE_ID, serviceId)).exec()) {
-            Collector task = readTask(client, container.getId(), taskName(container.getLabels(), stack), after);
-            received.addAll(task.lines());
-            dropped |= task.dropped;
+        for (SwarmNodes.Node node : SwarmNodes.all(client)) {
+            if (node.engine().isEmpty()) {
+                SwarmNodes.skipped(node, "the log of service " + serviceId);
+                continue;
+            }
+            DockerClient engine = node.engine().get();
+            for (Container container : engine.listContainersCmd().withShowAll(true)
+                    .withLabelFilter(Map.of(SERVICE_ID, serviceId)).exec()) {
+                Collector task = readTask(engine, container.getId(), taskName(container.getLabels(), stack), after);
+                received.addAll(task.lines());
+                dropped |= task.dropped;
+            }
         }
         Window window = Window.of(received, after, until);
         return dropped ? new Window(window.lines(), true) : window;

@@ -68,7 +68,8 @@ public final class BackupTier implements TierPlugin {
 
     /** A marker in the first backed-up directory; none when the backup holds only files (a dump its pre-hook writes). */
     private static Optional<TierOutputs.Marker> seedMarker(Deployment deployment, String runId) throws InterruptedException {
-        Optional<Map.Entry<String, String>> place = BackupLabels.markerPlace(deployment.docker().client(),
+        ContainerExec exec = deployment.exec();
+        Optional<Map.Entry<String, String>> place = BackupLabels.markerPlace(deployment.docker().client(), exec,
                 deployment.app().stack());
         if (place.isEmpty()) {
             return Optional.empty();
@@ -76,7 +77,6 @@ public final class BackupTier implements TierPlugin {
         String service = place.get().getKey();
         String markerFile = place.get().getValue() + "/" + MARKER;
         String seeded = "seeded-by-run-" + runId + "-" + System.nanoTime();
-        ContainerExec exec = deployment.exec();
         ContainerExec.Result wrote = exec.sh(exec.runningContainer(service), "printf %s '" + seeded + "' > '" + markerFile + "'");
         assertThat(wrote.ok()).as("seeding the restore marker in %s: %s", service, wrote.output()).isTrue();
         return Optional.of(new TierOutputs.Marker(service, markerFile, seeded));

@@ -72,6 +72,6 @@ class BackupLabelFormsTest {
     /** The marker goes into the first backed-up directory; a file (the dump) cannot hold one. */
     @Test
     void theMarkerPlaceIsTheFirstBackedUpDirectory() throws Exception {
-        assertThat(BackupLabels.markerPlace(docker.client(), STACK)).contains(Map.entry(STACK + "_db", "/var/lib/db/keep"));
+        assertThat(BackupLabels.markerPlace(docker.client(), new ContainerExec(docker.client()), STACK)).contains(Map.entry(STACK + "_db", "/var/lib/db/keep"));
     }
 }

@@ -1,0 +1,169 @@
+package net.commoninternet.ccci.extensions.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.dockerjava.api.model.Container;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.commoninternet.ccci.extensions.lock.AppDomainLock;
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.StackLabels;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.LockProbe;
+import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.MultiNodeSwarm;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A whole recipe run, {@code mvn test -Drecipe=...} exactly as a runner host starts it, against a
+ * manager of the three-node test bed ({@code DOCKER_HOST}, scripts/multinode-swarm): the app's
+ * web service has one task on every node, its data service is pinned to a node that is not the
+ * one the run talks to. Every tier has to reach the node that runs the container it works on:
+ * the install and upgrade probes go through the probe container on the {@code proxy} overlay
+ * (tasks on other nodes, by {@code endpoint_mode: dnsrr}: the bed has no IPVS, so VIPs do not
+ * route), the backup's hooks, marker and restic run on the data service's node, and the teardown
+ * removes each node's containers and volumes (a volume lives on its node); each tier's service log
+ * holds the tasks of every node.
+ */
+class MultiNodeRecipeRunTest {
+
+    private static final Pattern APP = Pattern.compile("== ccci run \\S+ \\(pid \\d+\\): recipe \\S+ .* app (\\S+), ABRA_DIR");
+    /** The node the run talks to, and the node its data service is pinned to. */
+    private static final int VIA = 1;
+    private static final int DATA_NODE = 3;
+
+    @TempDir
+    Path sandbox;
+
+    @BeforeAll
+    static void bedUp() throws Exception {
+        MultiNodeSwarm.up();
+    }
+
+    @AfterAll
+    static void bedDown() throws Exception {
+        MultiNodeSwarm.down();
+    }
+
+    private static String compose(String version) {
+        return """
+                version: "3.8"
+                services:
+                  app:
+                    image: IMAGE
+                    command: ["sh", "-c", "echo serving VERSION; mkdir -p /srv && echo VERSION > /srv/index.html; trap 'exit 0' TERM; httpd -f -p 8000 -h /srv & wait"]
+                    networks: [proxy]
+                    healthcheck:
+                      test: ["CMD", "sh", "-c", "timeout 2 wget -qO- http://127.0.0.1:8000/ >/dev/null"]
+                      interval: 1s
+                    deploy:
+                      endpoint_mode: dnsrr
+                      replicas: 3
+                      placement:
+                        max_replicas_per_node: 1
+                      update_config:
+                        order: stop-first
+                      labels:
+                        - "traefik.enable=true"
+                        - "traefik.http.services.${STACK_NAME}.loadbalancer.server.port=8000"
+                        - "coop-cloud.${STACK_NAME}.version=VERSION"
+                  data:
+                    image: IMAGE
+                    command: ["sh", "-c", "trap 'exit 0' TERM; while :; do sleep 1; done"]
+                    volumes: [data:/data]
+                    healthcheck:
+                      test: ["CMD", "test", "-d", "/data"]
+                      interval: 1s
+                    deploy:
+                      placement:
+                        constraints: [node.labels.ccci.msw.node == NODE]
+                      labels:
+                        - "backupbot.backup=true"
+                        - "backupbot.backup.pre-hook=date > /data/dumped-at"
+                networks:
+                  proxy:
+                    external: true
+                volumes:
+                  data:
+                """.replace("IMAGE", LocalImages.BUSYBOX).replace("VERSION", version)
+                .replace("NODE", MultiNodeSwarm.name(DATA_NODE));
+    }
+
+    /** A recipe repository of two releases: the upgrade's base and the head. */
+    private Path recipe(String name) throws IOException, InterruptedException {
+        Path dir = Files.createDirectories(sandbox.resolve("recipes").resolve(name));
+        Files.writeString(dir.resolve(".env.sample"), "TYPE=" + name + "\nDOMAIN=" + name + ".example.com\n");
+        git(dir, "init", "-q", "-b", "main");
+        for (String version : List.of("0.1.0+1.0", "0.2.0+1.0")) {
+            Files.writeString(dir.resolve("compose.yml"), compose(version), StandardCharsets.UTF_8);
+            git(dir, "add", "-A");
+            git(dir, "-c", "user.name=ccci", "-c", "user.email=ccci@localhost", "commit", "-q", "-m", version);
+            git(dir, "-c", "user.name=ccci", "-c", "user.email=ccci@localhost", "tag", "-a", "-m", version, version);
+        }
+        return dir;
+    }
+
+    private static void git(Path dir, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
+        command.addAll(List.of(args));
+        Process git = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(git.waitFor(30, TimeUnit.SECONDS) && git.exitValue() == 0).as(String.join(" ", command) + ": " + out).isTrue();
+    }
+
+    @Test
+    void aRunThroughOneManagerDeploysOnEveryNodeReachesEachTiersNodeAndLeavesNothingOnAny() throws Exception {
+        recipe("i15web");
+        MavenRun run = MavenRun.start(sandbox.resolve("run.log"), Map.of("DOCKER_HOST", MultiNodeSwarm.socket(VIA),
+                        "CCCI_RUNS_DIR", sandbox.resolve("runs").toString(), "ABRA_DIR", sandbox.resolve("abra").toString()),
+                "-Drecipe=i15web", "-Dccci.recipes=" + sandbox.resolve("recipes"), "-Dccci.run-id=i15-multinode");
+        int exit = run.waitFor(Duration.ofMinutes(8));
+        String out = run.output();
+        Matcher app = APP.matcher(out);
+        assertThat(app.find()).as(out).isTrue();
+        String stack = AppNaming.stackName(app.group(1));
+
+        assertThat(exit).as(out).isZero();
+        // three app tasks (at most one a node: one on every node) converged, were probed and upgraded in place;
+        // the data service's hook, marker, backup and restore ran on the node it is pinned to
+        assertThat(out).as(out).contains("level 3: install pass, upgrade pass, backup_restore pass",
+                "== teardown of " + app.group(1) + ": clean ==");
+        String results = Files.readString(sandbox.resolve("runs/i15-multinode/results.json"), StandardCharsets.UTF_8);
+        assertThat(results).contains("\"clean_teardown\" : true");
+        Path report = MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml");
+        assertThat(report).content().contains("name=\"i15web &gt; install &gt; serves-http\"",
+                "name=\"i15web &gt; upgrade &gt; moved-to-head\"", "name=\"i15web &gt; backup &gt; snapshot-created\"",
+                "name=\"i15web &gt; restore &gt; marker-restored\"").doesNotContain("<failure", "<error");
+
+        // the upgrade's new tasks, one on each node, each said so in its own node's log: the tier's service log has all three
+        assertThat(sandbox.resolve("runs/i15-multinode/logs/upgrade/app.log")).content()
+                .contains("app.1.", "app.2.", "app.3.", "serving 0.2.0+1.0");
+
+        // nothing of the app on any node: containers (the probe's and restic's included), volumes, networks
+        for (int node = 1; node <= MultiNodeSwarm.NODES; node++) {
+            try (DockerEngine engine = DockerEngine.connect(MultiNodeSwarm.socket(node))) {
+                List<Container> containers = engine.client().listContainersCmd().withShowAll(true)
+                        .withLabelFilter(Map.of(StackLabels.NAMESPACE, stack)).exec();
+                assertThat(containers).as("containers of %s on node %d", stack, node).isEmpty();
+                assertThat(engine.client().listVolumesCmd().exec().getVolumes()).as("volumes on node %d", node)
+                        .noneMatch(v -> v.getName().startsWith(stack + "_"));
+                assertThat(engine.client().listNetworksCmd().exec()).as("networks on node %d", node)
+                        .noneMatch(n -> n.getName().startsWith(stack + "_"));
+            }
+        }
+        assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, app.group(1)))).isFalse();
+    }
+}
