@@ -94,8 +94,16 @@ public final class RecipeFetch {
         } else {
             RecipeTree.requireSelfContained(target);
         }
-        String commit = git(target, "rev-parse", "HEAD").output().strip();
-        return new Fetched(target, commit, releases(git(target, "tag", "--list").output()));
+        // HEAD and the tags in one git process: "<id> HEAD" first, then "<id> refs/tags/<tag>" each
+        List<String> refs = git(target, "show-ref", "--head", "--tags").output().lines().toList();
+        String commit = refs.get(0).endsWith(" HEAD") ? refs.get(0).substring(0, refs.get(0).indexOf(' ')) : "";
+        if (!commit.matches("[0-9a-f]{40}")) {
+            throw new IOException("the recipe tree " + target + " has no HEAD commit (git show-ref: " + refs + ")");
+        }
+        String tags = refs.stream().skip(1).map(r -> r.substring(r.indexOf(' ') + 1))
+                .filter(r -> r.startsWith("refs/tags/")).map(r -> r.substring("refs/tags/".length()))
+                .collect(Collectors.joining("\n"));
+        return new Fetched(target, commit, releases(tags));
     }
 
     /**
