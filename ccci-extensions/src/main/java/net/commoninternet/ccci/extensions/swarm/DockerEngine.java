@@ -46,37 +46,14 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
         java.util.concurrent.CompletableFuture<DockerEngine> early = new java.util.concurrent.CompletableFuture<>();
         EARLY.set(early);
         Thread connecting = new Thread(() -> {
-            DockerEngine engine;
             try {
-                engine = connectNow();
+                early.complete(connectNow());
             } catch (RuntimeException | Error e) {
                 early.completeExceptionally(e);
-                return;
             }
-            early.complete(engine);
-            warmUp(engine);
         }, "ccci-engine-connect");
         connecting.setDaemon(true);
         connecting.start();
-    }
-
-    /**
-     * Once the early connection is handed over, the same thread asks the engine, read-only, what the
-     * run asks it before its first deploy, about a stack that cannot exist: what the janitor, the
-     * lock's leftover check and the convergence wait list (services, containers, nodes, volumes,
-     * secrets, configs, networks, tasks). The first of each costs docker-java's and Jackson's work
-     * for its kind (classes, deserializers) once per JVM: paid here, beside the run's janitor and
-     * fetch (git processes), not on the run's thread. Whatever fails here the run meets again, and
-     * reports, on its own.
-     */
-    private static void warmUp(DockerEngine engine) {
-        try {
-            String none = "ccci-warm-up-" + ProcessHandle.current().pid() + "-none";
-            new StackTeardown(engine.client()).leftovers(none);
-            new SwarmConvergence(engine).inspect(none);
-        } catch (RuntimeException | Error e) {
-            // the run's own calls say what is wrong, if anything is
-        }
     }
 
     /** The connection for one run (closed by it): the early one if it was begun and succeeded, else a new one. */
