@@ -95,11 +95,25 @@ public final class ChildProcesses {
 
     public Result run(List<String> command, Path workDir, Map<String, String> extraEnv, Duration timeout)
             throws IOException, InterruptedException {
+        return run(command, workDir, extraEnv, timeout, null);
+    }
+
+    /** As {@link #run(List, Path, Map, Duration)}, with the file {@code input} as the child's standard input. */
+    public Result runWithInput(List<String> command, Path workDir, Map<String, String> extraEnv, Path input)
+            throws IOException, InterruptedException {
+        return run(command, workDir, extraEnv, Duration.ofMinutes(5), input);
+    }
+
+    private Result run(List<String> command, Path workDir, Map<String, String> extraEnv, Duration timeout, Path input)
+            throws IOException, InterruptedException {
         List<String> argv = new ArrayList<>(List.of(SETPRIV, "--pdeathsig", "KILL", "--", SETSID, "--"));
         argv.addAll(command);
         ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
         if (workDir != null) {
             builder.directory(workDir.toFile());
+        }
+        if (input != null) {
+            builder.redirectInput(input.toFile());
         }
         // Never the JVM's whole environment (CI secrets): the host's allowlist, the caller's
         // values, then the run's own, which no caller's value can replace.

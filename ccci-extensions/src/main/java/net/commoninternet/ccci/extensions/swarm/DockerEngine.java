@@ -22,6 +22,7 @@ import org.apiguardian.api.API;
 public record DockerEngine(DockerClient client, DockerHttpClient http, String host) implements AutoCloseable {
 
     static final String SETUP_HINT = "run scripts/setup-local-swarm as root to install and start it";
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final String HOST = DefaultDockerClientConfig.createDefaultConfigBuilder().build().getDockerHost().toString();
 
     /** The connection begun before the first run asked for one ({@link #connectEarly}); taken once. */
@@ -99,19 +100,34 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
         } catch (RuntimeException e) {
             throw new IllegalStateException("no Docker engine answers at " + config.getDockerHost() + ": " + SETUP_HINT + ".");
         }
-        com.github.dockerjava.api.model.SwarmInfo swarm = client.infoCmd().exec().getSwarm();
-        LocalNodeState state = swarm.getLocalNodeState();
-        if (state != LocalNodeState.ACTIVE) {
+        // /info read as a tree: docker-java's typed Info (dozens of types to bind) costs a cold JVM
+        // tens of milliseconds, and three of its fields are all the check needs
+        com.fasterxml.jackson.databind.JsonNode swarm = info(http).path("Swarm");
+        String state = swarm.path("LocalNodeState").asText("");
+        if (!state.equals(LocalNodeState.ACTIVE.getValue())) {
             throw new IllegalStateException("the Docker engine is not in an active swarm (state " + state + "): "
                     + SETUP_HINT + ".");
         }
-        if (!Boolean.TRUE.equals(swarm.getControlAvailable())) {
+        if (!swarm.path("ControlAvailable").asBoolean(false)) {
             throw new IllegalStateException("the Docker engine at " + config.getDockerHost() + " is a swarm worker, which cannot"
                     + " deploy or keep the app leases: point DOCKER_HOST at a manager of the swarm (docker node ls shows"
                     + " them), or promote this node with docker node promote.");
         }
-        SwarmNodes.ownNodeIs(client, swarm.getNodeID()); // already read: no second /info (7-9 ms) for it
+        SwarmNodes.ownNodeIs(client, swarm.path("NodeID").asText()); // already read: no second /info (7-9 ms) for it
         return new DockerEngine(client, http, config.getDockerHost().toString());
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode info(DockerHttpClient http) {
+        DockerHttpClient.Request request = DockerHttpClient.Request.builder()
+                .method(DockerHttpClient.Request.Method.GET).path("/info").build();
+        try (DockerHttpClient.Response response = http.execute(request)) {
+            if (response.getStatusCode() != 200) {
+                throw new IllegalStateException("the Docker engine's /info answered HTTP " + response.getStatusCode());
+            }
+            return JSON.readTree(response.getBody());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** A client of the engine {@code config} names, with the run's timeouts (also used for the other nodes' engines). */

@@ -16,7 +16,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
@@ -44,8 +46,10 @@ import org.slf4j.LoggerFactory;
  * healthy one; a process that crashes later than it is caught by the INSTALL checks, which
  * inspect again, and by the HTTP probe.
  * Swarm events wake the wait (inspection stays the truth), so a converged stack is seen within
- * tens of milliseconds; without events it re-inspects at most every half second, and right after
- * the end of a stability window it is waiting out (no event marks that moment).
+ * tens of milliseconds: it looks at once on an event and every 40 ms for 400 ms after it (a
+ * task's state reaches the store after its container's event); without events it re-inspects at
+ * most every half second, and right after the end of a stability window it is waiting out (no
+ * event marks that moment).
  */
 @API(status = API.Status.INTERNAL)
 public final class SwarmConvergence {
@@ -55,8 +59,15 @@ public final class SwarmConvergence {
     private static final Duration DEFAULT_MONITOR = Duration.ofSeconds(5);
     static final Duration STABLE_WITHOUT_HEALTHCHECK = Duration.ofMillis(300);
     private static final Duration IDLE_RECHECK = Duration.ofMillis(500);
-    /** Task state follows the container event that caused it by a few milliseconds. */
-    private static final Duration AFTER_EVENT_RECHECK = Duration.ofMillis(50);
+    /**
+     * A task's state reaches the managers' store some time after the container event that caused
+     * it (the dispatcher batches the agents' status reports, up to about 100 ms; more on a loaded
+     * machine), and no event marks that moment: after an event the wait looks at once, then again
+     * this often while the last event is less than {@link #SETTLING} old, instead of sleeping until
+     * the next event or idle recheck (a missed state cost up to 500 ms).
+     */
+    private static final Duration SETTLING_RECHECK = Duration.ofMillis(40);
+    private static final Duration SETTLING = Duration.ofMillis(400);
     /** How long after a stability window's end the wait looks again (the window is inclusive of its end). */
     private static final Duration WINDOW_END_SLACK = Duration.ofMillis(5);
 
@@ -85,11 +96,13 @@ public final class SwarmConvergence {
         try (SwarmEvents events = SwarmEvents.subscribe(docker.client())) {
             StableAt stableAt = new StableAt();
             Report report = inspect(stack, stableAt);
+            long lastEvent = System.nanoTime() - SETTLING.toNanos();
             while (!report.converged() && !report.failed() && System.nanoTime() < deadline) {
-                // No event marks the end of a stability window: the wait wakes when it ends, not at the next idle recheck.
-                boolean woken = events.await(stableAt.wait(clock.instant(), IDLE_RECHECK));
-                if (woken) {
-                    events.await(AFTER_EVENT_RECHECK);
+                // No event marks the end of a stability window, nor a task state reaching the store
+                // after its container's event: the wait wakes at the window's end, and shortly after events.
+                Duration idle = System.nanoTime() - lastEvent < SETTLING.toNanos() ? SETTLING_RECHECK : IDLE_RECHECK;
+                if (events.await(stableAt.wait(clock.instant(), idle))) {
+                    lastEvent = System.nanoTime();
                 }
                 stableAt = new StableAt();
                 report = inspect(stack, stableAt);
@@ -137,6 +150,8 @@ public final class SwarmConvergence {
         if (services.isEmpty()) {
             return new Report(false, false, List.of("stack " + stack + " has no services yet"));
         }
+        // one task list for the whole stack, not one per service
+        Map<String, List<JsonNode>> tasks = currentSpecTasks(services.stream().map(Service::getId).toList());
         List<String> problems = new ArrayList<>();
         boolean failed = false;
         for (Service service : services) {
@@ -151,14 +166,13 @@ public final class SwarmConvergence {
                 problems.add(name + ": " + update.name().toLowerCase());
                 continue;
             }
-            serviceProblem(service, stableAt).ifPresent(problems::add);
+            serviceProblem(service, tasks.getOrDefault(service.getId(), List.of()), stableAt).ifPresent(problems::add);
         }
         return new Report(problems.isEmpty(), failed, problems);
     }
 
-    private Optional<String> serviceProblem(Service service, StableAt stableAt) {
+    private Optional<String> serviceProblem(Service service, List<JsonNode> tasks, StableAt stableAt) {
         String name = service.getSpec().getName();
-        List<JsonNode> tasks = currentSpecTasks(service.getId());
         List<JsonNode> running = tasks.stream()
                 .filter(t -> "running".equals(t.path("DesiredState").asText()) && "running".equals(state(t)))
                 .toList();
@@ -185,19 +199,29 @@ public final class SwarmConvergence {
 
     /** Tasks of the service's current spec only (what the CLI's {@code _up-to-date} filter selects). */
     List<JsonNode> currentSpecTasks(String serviceId) {
-        String filters = "{\"service\":[\"" + serviceId + "\"],\"_up-to-date\":[\"true\"]}";
+        return currentSpecTasks(List.of(serviceId)).getOrDefault(serviceId, List.of());
+    }
+
+    /**
+     * The current-spec tasks of {@code serviceIds}, by service id, in one request (the engine's
+     * {@code service} filter takes several values, any of which a task may match).
+     */
+    private Map<String, List<JsonNode>> currentSpecTasks(List<String> serviceIds) {
+        com.fasterxml.jackson.databind.node.ObjectNode filters = JSON.createObjectNode();
+        serviceIds.forEach(filters.putArray("service")::add);
+        filters.putArray("_up-to-date").add("true");
         DockerHttpClient.Request request = DockerHttpClient.Request.builder()
                 .method(DockerHttpClient.Request.Method.GET)
-                .path("/tasks?filters=" + URLEncoder.encode(filters, StandardCharsets.UTF_8))
+                .path("/tasks?filters=" + URLEncoder.encode(filters.toString(), StandardCharsets.UTF_8))
                 .build();
         try (DockerHttpClient.Response response = docker.http().execute(request)) {
             JsonNode tasks = JSON.readTree(response.getBody());
             if (response.getStatusCode() != 200 || !tasks.isArray()) {
-                throw new IOException("listing tasks of service " + serviceId + " failed: HTTP " + response.getStatusCode());
+                throw new IOException("listing tasks of services " + serviceIds + " failed: HTTP " + response.getStatusCode());
             }
             return StreamSupport.stream(tasks.spliterator(), false)
-                    .filter(t -> t.path("ServiceID").asText().equals(serviceId))
-                    .toList();
+                    .filter(t -> serviceIds.contains(t.path("ServiceID").asText()))
+                    .collect(Collectors.groupingBy(t -> t.path("ServiceID").asText()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

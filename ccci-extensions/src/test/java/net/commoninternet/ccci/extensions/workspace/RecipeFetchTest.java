@@ -160,6 +160,85 @@ class RecipeFetchTest {
         assertThat(fetch.show(tree.dir(), "1.10.0+b", "compose.yml")).contains("release b\n");
     }
 
+    /**
+     * The one fast-import of every version gives the very commits and tags that committing and
+     * tagging them one after the other gives (the ids of the bundled recipes' releases, and so their
+     * run domains, do not move): executable files, links (kept as links), nested and empty folders,
+     * names with spaces, quotes and non-ASCII letters, a file removed and one changed at the same size
+     * and date.
+     */
+    @Test
+    void bundledVersionTreesImportedAtOnceGiveTheCommitsAndTagsOfOneCommitAVersion() throws Exception {
+        Path versions = Files.createDirectories(dir.resolve("bundled/versions"));
+        java.nio.file.attribute.FileTime sameTime = java.nio.file.attribute.FileTime.fromMillis(1_700_000_000_000L);
+        for (String v : List.of("1.0.0+a", "1.1.0+b", "2.0.0-rc.1+c")) {
+            Path tree = Files.createDirectories(versions.resolve(v));
+            Files.writeString(tree.resolve("compose.yml"), "release " + v.charAt(v.length() - 1) + "\n");
+            Files.setLastModifiedTime(tree.resolve("compose.yml"), sameTime);
+            Path nested = Files.createDirectories(tree.resolve("conf/d ir"));
+            Files.writeString(nested.resolve("caf\u00e9 \"q\".txt"), "x " + v + "\n");
+            Files.createDirectories(tree.resolve("empty"));
+            Path script = Files.writeString(tree.resolve("entrypoint.sh"), "#!/bin/sh\n");
+            if (!v.startsWith("1.0")) {
+                Files.setPosixFilePermissions(script, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+                Files.createSymbolicLink(tree.resolve("link"), Path.of("conf/d ir"));
+            }
+            if (v.startsWith("1.0")) {
+                Files.writeString(tree.resolve("gone-later"), "only in 1.0.0\n");
+            }
+        }
+
+        RecipeFetch.Fetched imported = new RecipeFetch(new ChildProcesses(Map.of()))
+                .fetch(dir.resolve("bundled"), dir.resolve("imported"), null);
+
+        // the same versions committed and tagged one after the other, as ccci did before
+        Path reference = Files.createDirectories(dir.resolve("reference"));
+        ChildProcesses plain = new ChildProcesses(Map.of());
+        plain.run(List.of("git", "-C", reference.toString(), "init", "-q", "--initial-branch=main"), null).orThrow();
+        int day = 1;
+        for (String v : List.of("1.0.0+a", "1.1.0+b", "2.0.0-rc.1+c")) {
+            try (var old = Files.list(reference)) {
+                for (Path p : old.filter(p -> !p.getFileName().toString().equals(".git")).toList()) {
+                    if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                        org.apache.commons.io.file.PathUtils.deleteDirectory(p);
+                    } else {
+                        Files.delete(p);
+                    }
+                }
+            }
+            RecipeFetch.copyTree(versions.resolve(v), reference);
+            Files.deleteIfExists(reference.resolve(".git/index"));
+            String date = RecipeFetch.releaseDate(day++);
+            Map<String, String> who = Map.of("GIT_AUTHOR_NAME", "ccci", "GIT_AUTHOR_EMAIL", "ccci@localhost",
+                    "GIT_COMMITTER_NAME", "ccci", "GIT_COMMITTER_EMAIL", "ccci@localhost",
+                    "GIT_AUTHOR_DATE", date, "GIT_COMMITTER_DATE", date);
+            String git = reference.toString();
+            plain.run(List.of("git", "-C", git, "add", "--all"), null).orThrow();
+            plain.run(List.of("git", "-C", git, "-c", "commit.gpgsign=false", "commit", "--quiet", "--allow-empty", "-m",
+                    "release " + v), null, who, java.time.Duration.ofMinutes(1)).orThrow();
+            plain.run(List.of("git", "-C", git, "-c", "tag.gpgsign=false", "tag", "-a", v, "-m", "release " + v), null, who,
+                    java.time.Duration.ofMinutes(1)).orThrow();
+        }
+
+        for (String ref : List.of("main", "1.0.0+a", "1.1.0+b", "2.0.0-rc.1+c", "1.1.0+b^{tree}")) {
+            assertThat(revParse(imported.dir(), ref)).as(ref).isEqualTo(revParse(reference, ref));
+        }
+        assertThat(imported.commit()).isEqualTo(revParse(reference, "main"));
+        assertThat(imported.releases()).extracting(RecipeVersion::text).containsExactly("1.0.0+a", "1.1.0+b", "2.0.0-rc.1+c");
+        assertThat(fetch.lightweightReleaseTags(imported.dir())).isEmpty();
+        // checked out at main, the link a link
+        assertThat(Files.isSymbolicLink(imported.dir().resolve("link"))).isTrue();
+        assertThat(imported.dir().resolve("gone-later")).doesNotExist();
+        assertThat(new ChildProcesses(Map.of()).run(List.of("git", "-C", imported.dir().toString(), "status", "--porcelain"),
+                null).output()).isEmpty();
+        assertThat(imported.dir().resolve(".git/ccci-versions.fi")).doesNotExist();
+    }
+
+    private String revParse(Path repo, String ref) throws Exception {
+        return new ChildProcesses(Map.of()).run(List.of("git", "-C", repo.toString(), "rev-parse", ref), null).orThrow()
+                .output().strip();
+    }
+
     @Test
     void aBundledVersionFolderBeyondSixtyFourBitsIsOneSentenceNamingTheFix() throws Exception {
         Path versions = Files.createDirectories(dir.resolve("bundled/versions/99999999999999999999.0.0"));
