@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +61,18 @@ class SeveralRecipesEndToEndTest {
         }
     }
 
+    /** The recipe's run summary from its run.log, so a wrong level says which check failed and why. */
+    private String summary(String recipe) throws IOException {
+        Path log = sandbox.resolve("runs/e2e-all-" + recipe + "/run.log");
+        if (!Files.exists(log)) {
+            return recipe + " (no run.log)";
+        }
+        String text = Files.readString(log, StandardCharsets.UTF_8);
+        int from = text.indexOf("== RUN SUMMARY ==");
+        return recipe + ": " + (from < 0 ? "no run summary; its log ends: " + text.substring(Math.max(0, text.length() - 4000))
+                : text.substring(from));
+    }
+
     private Map<String, String> env() {
         return new HashMap<>(Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
                 "ABRA_DIR", sandbox.resolve("abra").toString()));
@@ -91,13 +104,15 @@ class SeveralRecipesEndToEndTest {
         assertThat(rows.keySet()).containsExactlyInAnyOrderElementsOf(bundled);
         // The canaries are red on their upgrade rung; the rest reach their designed levels.
         for (String canary : List.of("custom-html-broken", "custom-html-unbumped")) {
-            assertThat(rows.get(canary).get("status").asText()).as(canary).isEqualTo("failed");
-            assertThat(rows.get(canary).get("level").asInt()).as(canary).isEqualTo(1);
-            assertThat(rows.get(canary).get("rungs").get("upgrade").asText()).as(canary).isEqualTo("fail");
+            String why = summary(canary);
+            assertThat(rows.get(canary).get("status").asText()).as(why).isEqualTo("failed");
+            assertThat(rows.get(canary).get("level").asInt()).as(why).isEqualTo(1);
+            assertThat(rows.get(canary).get("rungs").get("upgrade").asText()).as(why).isEqualTo("fail");
         }
         for (Map.Entry<String, Integer> green : Map.of("custom-html", 4, "notes-demo", 4, "guestbook", 5).entrySet()) {
-            assertThat(rows.get(green.getKey()).get("status").asText()).as(green.getKey()).isEqualTo("passed");
-            assertThat(rows.get(green.getKey()).get("level").asInt()).as(green.getKey()).isEqualTo(green.getValue());
+            String why = summary(green.getKey());
+            assertThat(rows.get(green.getKey()).get("status").asText()).as(why).isEqualTo("passed");
+            assertThat(rows.get(green.getKey()).get("level").asInt()).as(why).isEqualTo(green.getValue());
         }
         long red = rows.values().stream().filter(r -> r.get("status").asText().equals("failed")).count();
         assertThat(catalogue.get("flags").get("no_secret_leak").asBoolean()).isTrue();
