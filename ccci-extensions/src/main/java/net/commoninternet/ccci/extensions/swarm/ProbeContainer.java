@@ -33,6 +33,8 @@ final class ProbeContainer {
 
     /** How long a probe container's create and start may take before the probe gives up on it. */
     private static final Duration START_LIMIT = Duration.ofMinutes(1);
+    /** Starts tried while the engine says the overlay is not found (it instantiates it again at once). */
+    private static final int START_ATTEMPTS = 5;
 
     /** What one command in the container left: its exit status (null: it did not end in time), stdout and stderr. */
     record Ran(Long exit, String stdout, String stderr) {
@@ -67,14 +69,40 @@ final class ProbeContainer {
     }
 
     private static String create(DockerClient client, String image, String stack) {
-        // PID 1 of its own namespace ignores TERM; the teardown removes it with force (KILL).
-        String created = client.createContainerCmd(image)
-                .withCmd("sleep", "2147483647")
-                .withLabels(Map.of(StackLabels.PROBE, stack))
-                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK))
-                .exec().getId();
-        client.startContainerCmd(created).exec();
-        return created;
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
+        for (int attempt = 1; ; attempt++) {
+            // PID 1 of its own namespace ignores TERM; the teardown removes it with force (KILL).
+            String created = client.createContainerCmd(image)
+                    .withCmd("sleep", "2147483647")
+                    .withLabels(Map.of(StackLabels.PROBE, stack))
+                    .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK))
+                    .exec().getId();
+            try {
+                client.startContainerCmd(created).exec();
+                return created;
+            } catch (RuntimeException e) {
+                // The engine drops its local instance of an overlay when the last container on it
+                // leaves (another run's teardown); a start at that moment fails with "network <id>
+                // not found" though the network is there (seen with several runs in parallel). The
+                // next start instantiates it again.
+                if (!overlayGoneForAMoment(e) || attempt >= START_ATTEMPTS || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                client.removeContainerCmd(created).withForce(true).exec();
+                try {
+                    TimeUnit.MILLISECONDS.sleep(100L * attempt);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** The engine's "network ... not found" for an overlay it is instantiating again. */
+    static boolean overlayGoneForAMoment(RuntimeException e) {
+        String message = String.valueOf(e.getMessage());
+        return message.contains("network ") && message.contains(" not found");
     }
 
     /** Runs {@code command} in the probe container, for at most {@code bound}; stdout and stderr apart, each capped. */
