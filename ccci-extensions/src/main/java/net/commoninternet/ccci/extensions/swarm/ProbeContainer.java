@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one container a stack's probes run in: started once on the attachable {@code proxy}
@@ -30,6 +32,8 @@ import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
  * container; from then on the stack's teardown sees it.
  */
 final class ProbeContainer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProbeContainer.class);
 
     /** How long a probe container's create and start may take before the probe gives up on it. */
     private static final Duration START_LIMIT = Duration.ofMinutes(1);
@@ -89,6 +93,9 @@ final class ProbeContainer {
                     throw e;
                 }
                 client.removeContainerCmd(created).withForce(true).exec();
+                LOG.info("the engine refused to start the probe container of {} ({}): the {} network is being"
+                        + " instantiated again; start {} of {} in {} ms", stack, DockerEngine.engineSays(e),
+                        HttpProbe.PROXY_NETWORK, attempt + 1, START_ATTEMPTS, 100L * attempt);
                 try {
                     TimeUnit.MILLISECONDS.sleep(100L * attempt);
                 } catch (InterruptedException interrupted) {

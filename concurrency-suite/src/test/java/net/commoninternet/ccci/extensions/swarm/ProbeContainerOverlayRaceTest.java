@@ -1,0 +1,134 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.HostConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.LogCapture;
+import net.commoninternet.ccci.testing.MultiNodeSwarm;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's overlay race the probe container's start must survive: when the last container on
+ * an attachable overlay leaves a node (another run's teardown), the node drops its instance of the
+ * network, and a container start that overlaps that removal is refused with "network &lt;id&gt;
+ * not found" although the network is there. Seen in CI: every probe of a run failed.
+ *
+ * <p>Forced here on the three-node test bed's node 1 ({@code scripts/multinode-swarm}), never on
+ * the main engine: a refused start can leave a network attachment behind in the swarm's store
+ * (moby/moby#31068), which holds an address of the overlay and keeps it from being removed; the
+ * bed, swarm and all, goes when the test ends. Each trial removes the only other container on the
+ * bed's {@code proxy} network and starts a container while that removal runs: a plain start
+ * (the control) and a {@link ProbeContainer} start, alternately.
+ */
+class ProbeContainerOverlayRaceTest {
+
+    private static final int TRIALS = 6;
+    private static DockerEngine engine;
+
+    @BeforeAll
+    static void testBedUp() throws Exception {
+        MultiNodeSwarm.up();
+        engine = DockerEngine.connect(MultiNodeSwarm.socket(1));
+    }
+
+    @AfterAll
+    static void testBedDown() throws Exception {
+        try {
+            if (engine != null) {
+                engine.close();
+            }
+        } finally {
+            MultiNodeSwarm.down();
+        }
+    }
+
+    @Test
+    void aProbeContainerStartsWhileTheLastOtherContainerLeavesTheProxyNetwork() throws Exception {
+        DockerClient client = engine.client();
+        int controlRefused = 0;
+        List<String> probeFailures = new ArrayList<>();
+        try (LogCapture log = new LogCapture(ProbeContainer.class)) {
+            for (int trial = 0; trial < TRIALS; trial++) {
+                String sibling = sibling(client);
+                // (besides the node's load-balancer endpoint, "lb-proxy")
+                assertThat(client.inspectNetworkCmd().withNetworkId(HttpProbe.PROXY_NETWORK).exec().getContainers().keySet()
+                        .stream().filter(id -> !id.startsWith("lb-")))
+                        .as("the sibling is the only container on the bed's proxy network").containsExactly(sibling);
+                if (trial % 2 == 0) {
+                    // created and started after the removal began, as the probe container is
+                    CompletableFuture<Void> leaving = leave(client, sibling);
+                    String control = onProxy(client, Map.of("ccci.test.race", "control"));
+                    try {
+                        client.startContainerCmd(control).exec();
+                    } catch (RuntimeException refused) {
+                        assertThat(ProbeContainer.overlayGoneForAMoment(refused)).as(DockerEngine.engineSays(refused)).isTrue();
+                        controlRefused++;
+                    } finally {
+                        leaving.get();
+                        client.removeContainerCmd(control).withForce(true).exec();
+                    }
+                } else {
+                    String stack = "ccci_race_" + trial;
+                    CompletableFuture<Void> leaving = leave(client, sibling);
+                    ProbeContainer probe = ProbeContainer.start(client, LocalImages.BUSYBOX, stack);
+                    try {
+                        ProbeContainer.Ran ran = probe.run(List.of("true"), Duration.ofSeconds(20));
+                        if (!ran.ok()) {
+                            probeFailures.add("trial " + trial + ": " + ran);
+                        }
+                    } catch (IllegalStateException e) {
+                        probeFailures.add("trial " + trial + ": " + e.getMessage());
+                    } finally {
+                        leaving.get();
+                        probe.awaitStart();
+                        new StackTeardown(client).teardown(stack);
+                    }
+                }
+            }
+            assertThat(controlRefused).as("plain starts refused by the engine while the sibling left (the race is real"
+                    + " here)").isPositive();
+            assertThat(probeFailures).as("probe containers that did not start").isEmpty();
+            assertThat(log.lines()).as("the probe container's start was refused, and started again")
+                    .anyMatch(line -> line.contains("the engine refused to start the probe container of ccci_race_"));
+        }
+    }
+
+    private static String onProxy(DockerClient client, Map<String, String> labels) {
+        return client.createContainerCmd(LocalImages.BUSYBOX).withCmd("sleep", "2147483647").withLabels(labels)
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK)).exec().getId();
+    }
+
+    /**
+     * The sibling, started once the previous trial's removal is over (its own start can meet the
+     * same race: it is set-up here, so it is simply started again).
+     */
+    private static String sibling(DockerClient client) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            String id = onProxy(client, Map.of("ccci.test.race", "sibling"));
+            try {
+                client.startContainerCmd(id).exec();
+                return id;
+            } catch (RuntimeException e) {
+                client.removeContainerCmd(id).withForce(true).exec();
+                if (!ProbeContainer.overlayGoneForAMoment(e) || attempt == 10) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    /** The sibling's forced removal (a kill, then the network's endpoint gone), on a thread of its own. */
+    private static CompletableFuture<Void> leave(DockerClient client, String sibling) {
+        return CompletableFuture.runAsync(() -> client.removeContainerCmd(sibling).withForce(true).exec());
+    }
+}
