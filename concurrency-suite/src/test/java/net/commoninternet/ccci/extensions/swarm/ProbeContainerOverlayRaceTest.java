@@ -14,7 +14,10 @@ import net.commoninternet.ccci.testing.LogCapture;
 import net.commoninternet.ccci.testing.MultiNodeSwarm;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The engine's overlay race the probe container's start must survive: when the last container on
@@ -27,8 +30,11 @@ import org.junit.jupiter.api.Test;
  * (moby/moby#31068), which holds an address of the overlay and keeps it from being removed; the
  * bed, swarm and all, goes when the test ends. Each trial removes the only other container on the
  * bed's {@code proxy} network and starts a container while that removal runs: a plain start
- * (the control) and a {@link ProbeContainer} start, alternately.
+ * (the control) and a {@link ProbeContainer} start, alternately. Then the same with one more
+ * container that stays on the network, as {@code scripts/setup-local-swarm}'s
+ * {@code ccci-proxy-anchor} does on a CI host (traefik, on a real server): no start is refused.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ProbeContainerOverlayRaceTest {
 
     private static final int TRIALS = 6;
@@ -52,13 +58,14 @@ class ProbeContainerOverlayRaceTest {
     }
 
     @Test
+    @Order(1)
     void aProbeContainerStartsWhileTheLastOtherContainerLeavesTheProxyNetwork() throws Exception {
         DockerClient client = engine.client();
         int controlRefused = 0;
         List<String> probeFailures = new ArrayList<>();
         try (LogCapture log = new LogCapture(ProbeContainer.class)) {
             for (int trial = 0; trial < TRIALS; trial++) {
-                String sibling = sibling(client);
+                String sibling = sibling(client, "sibling");
                 // (besides the node's load-balancer endpoint, "lb-proxy")
                 assertThat(client.inspectNetworkCmd().withNetworkId(HttpProbe.PROXY_NETWORK).exec().getContainers().keySet()
                         .stream().filter(id -> !id.startsWith("lb-")))
@@ -102,18 +109,45 @@ class ProbeContainerOverlayRaceTest {
         }
     }
 
+    @Test
+    @Order(2)
+    void withAContainerThatStaysOnTheNetworkNoStartIsRefused() throws Exception {
+        DockerClient client = engine.client();
+        String anchor = sibling(client, "anchor");
+        try {
+            int refused = 0;
+            for (int trial = 0; trial < TRIALS; trial++) {
+                String sibling = sibling(client, "sibling");
+                CompletableFuture<Void> leaving = leave(client, sibling);
+                String started = onProxy(client, Map.of("ccci.test.race", "control"));
+                try {
+                    client.startContainerCmd(started).exec();
+                } catch (RuntimeException e) {
+                    assertThat(ProbeContainer.overlayGoneForAMoment(e)).as(DockerEngine.engineSays(e)).isTrue();
+                    refused++;
+                } finally {
+                    leaving.get();
+                    client.removeContainerCmd(started).withForce(true).exec();
+                }
+            }
+            assertThat(refused).as("starts refused while another container left, with the anchor on the network").isZero();
+        } finally {
+            client.removeContainerCmd(anchor).withForce(true).exec();
+        }
+    }
+
     private static String onProxy(DockerClient client, Map<String, String> labels) {
         return client.createContainerCmd(LocalImages.BUSYBOX).withCmd("sleep", "2147483647").withLabels(labels)
                 .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK)).exec().getId();
     }
 
     /**
-     * The sibling, started once the previous trial's removal is over (its own start can meet the
-     * same race: it is set-up here, so it is simply started again).
+     * A container that waits on the network, started once the previous trial's removal is over (its
+     * own start can meet the same race: it is set-up here, so it is simply started again).
      */
-    private static String sibling(DockerClient client) throws InterruptedException {
+    private static String sibling(DockerClient client, String role) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
-            String id = onProxy(client, Map.of("ccci.test.race", "sibling"));
+            String id = onProxy(client, Map.of("ccci.test.race", role));
             try {
                 client.startContainerCmd(id).exec();
                 return id;
