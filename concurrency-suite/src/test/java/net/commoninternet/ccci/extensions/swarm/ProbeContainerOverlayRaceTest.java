@@ -31,8 +31,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * bed, swarm and all, goes when the test ends. Each trial removes the only other container on the
  * bed's {@code proxy} network and starts a container while that removal runs: a plain start
  * (the control) and a {@link ProbeContainer} start, alternately. Then the same with one more
- * container that stays on the network, as {@code scripts/setup-local-swarm}'s
- * {@code ccci-proxy-anchor} does on a CI host (traefik, on a real server): no start is refused.
+ * container that stays on the network, as the task of {@code scripts/setup-local-swarm}'s
+ * {@code ccci-proxy-anchor} service does on a CI host (traefik, on a real server): no start is refused.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ProbeContainerOverlayRaceTest {
