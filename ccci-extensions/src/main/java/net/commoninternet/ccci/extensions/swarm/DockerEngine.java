@@ -138,10 +138,19 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
     private static DockerHttpClient http(DefaultDockerClientConfig config) {
         return new ApacheDockerHttpClient.Builder()
                 .dockerHost(config.getDockerHost())
-                .sslConfig(config.getSSLConfig())
+                .sslConfig(tls(config))
                 .connectionTimeout(Duration.ofSeconds(5))
                 .responseTimeout(Duration.ofMinutes(3))
                 .build();
+    }
+
+    /**
+     * The environment's TLS settings; for a unix socket without any, one that refuses every use
+     * ({@link UnixSocketTls}: spares a cold JVM the JDK's default TLS context, never used there).
+     */
+    static com.github.dockerjava.transport.SSLConfig tls(DefaultDockerClientConfig config) {
+        return config.getSSLConfig() == null && "unix".equals(config.getDockerHost().getScheme())
+                ? UnixSocketTls.INSTANCE : config.getSSLConfig();
     }
 
     /**

@@ -5,6 +5,7 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.EventType;
+import com.github.dockerjava.transport.DockerHttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,8 @@ public final class StackTeardown {
     private static final long POLL_AFTER_INTERRUPT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** How long swarm gets to stop and remove a removed service's running tasks before they are forced. */
     private static final Duration SWARM_GRACE = Duration.ofSeconds(30);
+    /** docker-java's {@code listContainersCmd().withShowAll(true)}: stopped containers too. */
+    private static final String ALL_CONTAINERS = "/containers/json?all=true";
 
     private final DockerClient client;
     /** Nodes already said to be unreachable, per stack: once per teardown object. */
@@ -219,32 +222,40 @@ public final class StackTeardown {
 
     private List<String> containersOf(SwarmNodes.Node node, String stack) {
         List<String> names = new ArrayList<>();
-        onEach(List.of(node), engine -> engine.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack))
-                .exec().forEach(c -> names.add(String.join(",", c.getNames()))));
+        onEach(List.of(node), engine -> EngineLists.get(EngineLists.http(engine), ALL_CONTAINERS,
+                EngineLists.label(StackLabels.filter(stack))).forEach(c -> names.add(names(c))));
         return names;
     }
 
-    /** Everything of the stack that still exists, named by kind (and by node, on a swarm of several). */
+    /** A container's names as docker-java's {@code Container.getNames()} joined: {@code /a,/b}. */
+    private static String names(com.fasterxml.jackson.databind.JsonNode container) {
+        List<String> names = new ArrayList<>();
+        container.path("Names").forEach(n -> names.add(n.asText()));
+        return String.join(",", names);
+    }
+
+    /**
+     * Everything of the stack that still exists, named by kind (and by node, on a swarm of several).
+     * Read as JSON trees ({@link EngineLists}): the lock asks this before every run's first deploy,
+     * and docker-java's typed lists would bind eight model types on a cold JVM first.
+     */
     public List<String> leftovers(String stack) {
-        String label = StackLabels.filter(stack);
+        Map<String, List<String>> label = EngineLists.label(StackLabels.filter(stack));
+        DockerHttpClient http = EngineLists.http(client);
         List<String> left = new ArrayList<>();
-        client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()
-                .forEach(s -> left.add("service " + s.getSpec().getName()));
-        client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
-                .forEach(c -> left.add("probe container " + String.join(",", c.getNames())));
+        EngineLists.get(http, "/services", label).forEach(s -> left.add("service " + s.path("Spec").path("Name").asText()));
+        EngineLists.get(http, ALL_CONTAINERS, EngineLists.label(StackLabels.PROBE + "=" + stack))
+                .forEach(c -> left.add("probe container " + names(c)));
         List<SwarmNodes.Node> nodes = reachable(stack);
         for (SwarmNodes.Node node : nodes) {
             String on = nodes.size() > 1 || node.engine().get() != client ? " on " + node.name() : "";
             containersOf(node, stack).forEach(c -> left.add("container " + c + on));
-            onEach(List.of(node), engine -> engine.listVolumesCmd().withFilter("label", List.of(label)).exec().getVolumes()
-                    .forEach(v -> left.add("volume " + v.getName() + on)));
+            onEach(List.of(node), engine -> EngineLists.get(EngineLists.http(engine), "/volumes", label).path("Volumes")
+                    .forEach(v -> left.add("volume " + v.path("Name").asText() + on)));
         }
-        client.listSecretsCmd().withLabelFilter(StackLabels.of(stack)).exec()
-                .forEach(s -> left.add("secret " + s.getSpec().getName()));
-        client.listConfigsCmd().withFilters(Map.of("label", List.of(label))).exec()
-                .forEach(c -> left.add("config " + c.getSpec().getName()));
-        client.listNetworksCmd().withFilter("label", List.of(label)).exec()
-                .forEach(n -> left.add("network " + n.getName()));
+        EngineLists.get(http, "/secrets", label).forEach(s -> left.add("secret " + s.path("Spec").path("Name").asText()));
+        EngineLists.get(http, "/configs", label).forEach(c -> left.add("config " + c.path("Spec").path("Name").asText()));
+        EngineLists.get(http, "/networks", label).forEach(n -> left.add("network " + n.path("Name").asText()));
         return left;
     }
 

@@ -1,8 +1,7 @@
 package net.commoninternet.ccci.extensions.swarm;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.model.SwarmNode;
-import com.github.dockerjava.api.model.SwarmNodeState;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -62,28 +61,32 @@ public final class SwarmNodes {
         OWN_NODE.put(manager, nodeId);
     }
 
-    /** Every node of the swarm, with its engine where one is reachable (the run's own node: {@code manager}). */
+    /**
+     * Every node of the swarm, with its engine where one is reachable (the run's own node: {@code manager}).
+     * The node list is read as a JSON tree ({@link EngineLists}): the janitor asks it before every
+     * run's first deploy, and docker-java's typed node model is a dozen types to bind on a cold JVM.
+     */
     public static List<Node> all(DockerClient manager) {
         String own = ownNode(manager);
         List<Node> nodes = new ArrayList<>();
-        for (SwarmNode node : manager.listSwarmNodesCmd().exec()) {
-            String hostname = node.getDescription() == null ? "" : node.getDescription().getHostname();
-            boolean ready = node.getStatus() != null && node.getStatus().getState() == SwarmNodeState.READY;
-            if (node.getId().equals(own)) {
-                nodes.add(new Node(node.getId(), hostname, ready, Optional.of(manager), ""));
+        for (JsonNode node : EngineLists.get(EngineLists.http(manager), "/nodes", Map.of())) {
+            String id = node.path("ID").asText();
+            String hostname = node.path("Description").path("Hostname").asText("");
+            JsonNode state = node.path("Status").path("State");
+            boolean ready = "ready".equals(state.asText(null)); // docker-java's SwarmNodeState.READY
+            if (id.equals(own)) {
+                nodes.add(new Node(id, hostname, ready, Optional.of(manager), ""));
                 continue;
             }
-            Map<String, String> labels = node.getSpec() == null || node.getSpec().getLabels() == null ? Map.of()
-                    : node.getSpec().getLabels();
-            String address = labels.getOrDefault(ENGINE_LABEL, "").strip();
+            String address = node.path("Spec").path("Labels").path(ENGINE_LABEL).asText("").strip();
             if (address.isEmpty()) {
-                nodes.add(new Node(node.getId(), hostname, ready, Optional.empty(),
+                nodes.add(new Node(id, hostname, ready, Optional.empty(),
                         "its engine's address is unknown: label the node " + ENGINE_LABEL + "=<address> (tcp://... or unix://...)"));
             } else if (!ready) {
-                nodes.add(new Node(node.getId(), hostname, false, Optional.empty(), "the node is "
-                        + (node.getStatus() == null ? "unknown" : String.valueOf(node.getStatus().getState()).toLowerCase())));
+                nodes.add(new Node(id, hostname, false, Optional.empty(), "the node is "
+                        + (state.isTextual() ? state.asText().toLowerCase(java.util.Locale.ROOT) : "unknown")));
             } else {
-                nodes.add(new Node(node.getId(), hostname, true, Optional.of(engine(address)), ""));
+                nodes.add(new Node(id, hostname, true, Optional.of(engine(address)), ""));
             }
         }
         return nodes;

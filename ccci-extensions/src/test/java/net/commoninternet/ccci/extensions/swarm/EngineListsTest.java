@@ -1,0 +1,103 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.github.dockerjava.api.exception.DockerException;
+import com.github.dockerjava.core.util.FiltersEncoder;
+import com.github.dockerjava.transport.DockerHttpClient;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The raw lists ask what docker-java's typed lists ask and fail as they fail: the filters encoded
+ * as docker-java's own encoder writes them, the path and query sent, an engine error thrown with
+ * docker-java's message form (which {@link DockerEngine#unreachable} and
+ * {@link DockerEngine#engineSays} read). Against the real engine: StackTeardownTest,
+ * JanitorSwarmTest (concurrency-suite).
+ */
+class EngineListsTest {
+
+    /** An engine that answers one fixed response and records the paths asked. */
+    private static final class Answering implements DockerHttpClient {
+        final List<String> paths = new ArrayList<>();
+        final int status;
+        final String body;
+
+        Answering(int status, String body) {
+            this.status = status;
+            this.body = body;
+        }
+
+        @Override
+        public Response execute(Request request) {
+            paths.add(request.method() + " " + request.path());
+            return new Response() {
+                @Override
+                public int getStatusCode() {
+                    return status;
+                }
+
+                @Override
+                public Map<String, List<String>> getHeaders() {
+                    return Map.of();
+                }
+
+                @Override
+                public InputStream getBody() {
+                    return new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8));
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void filtersAreEncodedAsDockerJavasOwnEncoderEncodesThem() {
+        Map<String, List<String>> several = new LinkedHashMap<>();
+        several.put("label", List.of("com.docker.stack.namespace=cust-0836e4_ci_commoninternet_net", "a\"quote\\d=é"));
+        several.put("status", List.of("created", "exited"));
+        for (Map<String, List<String>> filters : List.of(EngineLists.label(StackLabels.filter("s_ci")),
+                EngineLists.label(StackLabels.NAMESPACE), several)) {
+            assertThat(EngineLists.encode(filters)).isEqualTo(FiltersEncoder.jsonEncode(filters));
+        }
+    }
+
+    @Test
+    void aListSendsItsPathAndTheUrlEncodedFiltersAndReturnsTheTree() {
+        Answering engine = new Answering(200, "[{\"Spec\":{\"Name\":\"s_ci_app\"}}]");
+        var services = EngineLists.get(engine, "/services", EngineLists.label(StackLabels.filter("s_ci")));
+        assertThat(services.get(0).path("Spec").path("Name").asText()).isEqualTo("s_ci_app");
+        EngineLists.get(engine, "/containers/json?all=true", EngineLists.label("k=v"));
+        EngineLists.get(engine, "/nodes", Map.of());
+        assertThat(engine.paths).containsExactly(
+                "GET /services?filters=%7B%22label%22%3A%5B%22com.docker.stack.namespace%3Ds_ci%22%5D%7D",
+                "GET /containers/json?all=true&filters=%7B%22label%22%3A%5B%22k%3Dv%22%5D%7D",
+                "GET /nodes");
+    }
+
+    @Test
+    void anEngineErrorIsThrownAsDockerJavaThrowsIt() {
+        Answering worker = new Answering(503, "{\"message\":\"This node is not a swarm manager.\"}");
+        assertThatThrownBy(() -> EngineLists.get(worker, "/nodes", Map.of()))
+                .isInstanceOfSatisfying(DockerException.class, e -> {
+                    assertThat(e.getHttpStatus()).isEqualTo(503);
+                    assertThat(e.getMessage()).isEqualTo("Status 503: {\"message\":\"This node is not a swarm manager.\"}");
+                    assertThat(DockerEngine.unreachable(e)).as("a swarm that is not serving").isTrue();
+                    assertThat(DockerEngine.engineSays(e)).isEqualTo("This node is not a swarm manager.");
+                });
+    }
+}
