@@ -17,8 +17,8 @@ import org.apiguardian.api.API;
  * on their {@code loadbalancer.server.port}, with the app's domain as Host. Swarm VIPs and
  * published ports are not used: they do not route on hosts without IPVS (see ENVIRONMENT.md),
  * and recipes publish no ports. The service is addressed as {@code tasks.<service>}. Every probe
- * of a stack is an exec into that stack's one probe container ({@link ProbeContainer}), started
- * once and removed with the stack.
+ * of a stack runs in that stack's one probe container ({@link ProbeContainer}), started once and
+ * removed with the stack: a line to its attached shell, or an exec when the shell cannot take it.
  */
 @API(status = API.Status.INTERNAL)
 public final class HttpProbe implements AutoCloseable {
@@ -126,7 +126,10 @@ public final class HttpProbe implements AutoCloseable {
             closed = true;
             started = List.copyOf(containers.values());
         }
-        started.forEach(ProbeContainer::awaitStart);
+        for (ProbeContainer container : started) {
+            container.awaitStart();
+            container.closeShell();
+        }
     }
 
     /** One GET of {@code path} with {@code Host: domain}; redirects are not followed. */

@@ -7,6 +7,7 @@ import com.github.dockerjava.api.model.StreamType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -19,9 +20,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The one container a stack's probes run in: started once on the attachable {@code proxy}
  * network (so what it reaches is what traefik would route to, on whichever node a task runs:
- * {@code tasks.<service>} resolves to every task's address on the overlay), each probe an exec
- * into it (milliseconds, where a container per probe cost about half a second), and removed with
- * the stack by its teardown, which finds it by its {@link StackLabels#PROBE} label.
+ * {@code tasks.<service>} resolves to every task's address on the overlay), each probe a line to
+ * its shell ({@link ProbeShell}: a few milliseconds with the probe's own process, where an exec
+ * costs 35-45 ms and a container per probe about half a second), and removed with the stack by
+ * its teardown, which finds it by its {@link StackLabels#PROBE} label.
  *
  * <p>Resource: the probe container of one stack, on the runner's own engine. Invariant: it exists
  * only while its stack does, so a teardown that leaves nothing of the stack leaves no probe either.
@@ -50,6 +52,8 @@ final class ProbeContainer {
     private final DockerClient client;
     private final String stack;
     private final CompletableFuture<String> id;
+    /** Attached at the first probe; guarded by this. */
+    private ProbeShell shell;
 
     private ProbeContainer(DockerClient client, String stack, CompletableFuture<String> id) {
         this.client = client;
@@ -75,9 +79,11 @@ final class ProbeContainer {
     private static String create(DockerClient client, String image, String stack) {
         long deadline = System.nanoTime() + START_LIMIT.toNanos();
         for (int attempt = 1; ; attempt++) {
-            // PID 1 of its own namespace ignores TERM; the teardown removes it with force (KILL).
+            // PID 1 of its own namespace (the probe shell) ignores TERM; the teardown removes it with force (KILL).
             String created = client.createContainerCmd(image)
-                    .withCmd("sleep", "2147483647")
+                    .withCmd(ProbeShell.COMMAND)
+                    .withStdinOpen(true)
+                    .withStdInOnce(false)
                     .withLabels(Map.of(StackLabels.PROBE, stack))
                     .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK))
                     .exec().getId();
@@ -112,11 +118,42 @@ final class ProbeContainer {
         return message.contains("network ") && message.contains(" not found");
     }
 
-    /** Runs {@code command} in the probe container, for at most {@code bound}; stdout and stderr apart, each capped. */
+    /**
+     * Runs {@code command} in the probe container, for at most {@code bound}; stdout and stderr
+     * apart, each capped: a line to the container's attached shell ({@link ProbeShell}), or an exec
+     * when the shell cannot take it.
+     */
     Ran run(List<String> command, Duration bound) throws InterruptedException {
+        String container = id();
+        if (ProbeShell.fits(command)) {
+            Optional<Ran> ran = shell(container).run(command, bound);
+            if (ran.isPresent()) {
+                return ran.get();
+            }
+        }
+        return exec(container, command, bound);
+    }
+
+    /** The container's shell, attached at the first probe. */
+    private synchronized ProbeShell shell(String container) {
+        if (shell == null) {
+            shell = ProbeShell.attach(client, container);
+        }
+        return shell;
+    }
+
+    /** No probe goes through the shell any more: its attach stream is closed (before the teardown, so none is cut by it). */
+    synchronized void closeShell() {
+        if (shell != null) {
+            shell.close();
+        }
+    }
+
+    /** {@code command} as an exec of its own: tens of milliseconds. */
+    Ran exec(String container, List<String> command, Duration bound) throws InterruptedException {
         CappedOutput out = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
         CappedOutput err = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
-        Long exit = ContainerExec.run(client, id(), command, bound, (Frame frame) ->
+        Long exit = ContainerExec.run(client, container, command, bound, (Frame frame) ->
                 (frame.getStreamType() == StreamType.STDOUT ? out : err).append(frame.getPayload(), frame.getPayload().length));
         return new Ran(exit, out.text(), err.text());
     }

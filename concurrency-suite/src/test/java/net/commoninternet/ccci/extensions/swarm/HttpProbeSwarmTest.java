@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The probes of a stack on the real engine: every probe is an exec into the stack's one probe
- * container on the {@code proxy} network (what it reaches is {@code tasks.<service>} on the
+ * The probes of a stack on the real engine: every probe is a line to the attached shell of the
+ * stack's one probe container on the {@code proxy} network (the engine makes no exec in it; a
+ * recipe's path with quotes and shell syntax stays one argument) (what it reaches is {@code tasks.<service>} on the
  * overlay, as traefik would), a probe that gets no answer is cut at its timeout by busybox's
  * {@code timeout} inside the container and leaves the container usable, and the stack's teardown
  * removes the probe container with the stack.
@@ -38,7 +39,7 @@ class HttpProbeSwarmTest {
     }
 
     @Test
-    void everyProbeOfAStackIsAnExecIntoItsOneProbeContainerWhichGoesWithTheStack(@TempDir Path dir) throws Exception {
+    void everyProbeOfAStackIsALineToItsOneProbeContainersShellAndTheContainerGoesWithTheStack(@TempDir Path dir) throws Exception {
         deploy(dir);
         HttpProbe probe = new HttpProbe(docker.client(), LocalImages.BUSYBOX, Duration.ofSeconds(3));
         probe.prepare(stack);
@@ -52,10 +53,16 @@ class HttpProbeSwarmTest {
             assertThat(again.body()).isEqualTo("hello from " + stack + "\n");
         }
         assertThat(probe.get(web, "probe.example", "/missing").status()).isEqualTo(404);
+        // A recipe's path is one argument of wget, never shell syntax in the probe shell.
+        assertThat(probe.get(web, "probe.example", "/it's$(touch /tmp/pwned)`touch /tmp/pwned`;touch /tmp/pwned").status())
+                .as("httpd's answer to a path with quotes and spaces").isBetween(400, 499);
         assertThat(probe.tcp(web, 80, 2)).isTrue();
         List<Container> probes = probeContainers();
         assertThat(probes).as("one probe container for all the stack's probes").hasSize(1);
         assertThat(probes.get(0).getNetworkSettings().getNetworks()).containsOnlyKeys(HttpProbe.PROXY_NETWORK);
+        // every probe so far was a line to the container's shell: the engine made no exec in it
+        assertThat(docker.client().inspectContainerCmd(probes.get(0).getId()).exec().getExecIds())
+                .as("execs in the probe container").isNullOrEmpty();
 
         // A service that accepts and never answers: the probe ends at its timeout, not the engine's.
         HttpProbe.Target silent = new HttpProbe.Target(stack, stack + "_silent", 81);
@@ -68,6 +75,10 @@ class HttpProbeSwarmTest {
         assertThat(probe.tcp(new HttpProbe.Target(stack, stack + "_web", 9), 9, 1)).as("nothing listens on 9").isFalse();
         assertThat(probe.get(web, "probe.example", "/").status()).as("the probe container still serves").isEqualTo(200);
         assertThat(probeContainers()).hasSize(1);
+        assertThat(docker.client().inspectContainerCmd(probes.get(0).getId()).exec().getExecIds())
+                .as("execs in the probe container, a timed-out probe's included").isNullOrEmpty();
+        ContainerExec.Result pwned = new ContainerExec(docker.client()).sh(probes.get(0).getId(), "test ! -e /tmp/pwned");
+        assertThat(pwned.ok()).as("the path's shell syntax ran in the probe container").isTrue();
 
         probe.close();
         assertThatThrownBy(() -> probe.get(web, "probe.example", "/")).isInstanceOf(IllegalStateException.class)
