@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
@@ -21,41 +22,68 @@ import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 
 /**
  * The whole run, end to end (issue 16), on demand with {@code scripts/bench run [ROUNDS] [A,B]}:
  * per round and recipe, one real {@code mvn test -Drecipe=R} (its figures read off the run's own
  * results.json phase timings), then, side by side in the same round, the engine alone doing the
- * same deploy and removal of the same recipe trees the run checked out (its runs folder keeps
- * them):
+ * same work on the same recipe trees the run checked out (its runs folder keeps them; the
+ * recipe's own tree is copied, so the floor moves its own copy from base to head with git as the
+ * run's UPGRADE does):
  * <ul>
  *   <li>deploy floor: the same {@code docker stack deploy} command ccci's swarm driver runs (the
- *       run's dependencies first, as the run deploys them), from the command's start until every
- *       current-spec task of the stacks runs (polled every 10 ms on the socket: no stability
- *       window, no healthcheck wait beyond swarm's own);
+ *       run's dependencies first, as the run deploys them; the recipe at the upgrade's base
+ *       release when the run upgraded), from the command's start until every current-spec task
+ *       of the stacks runs (polled every 10 ms on the socket: no stability window, no
+ *       healthcheck wait beyond swarm's own);
+ *   <li>upgrade floor ({@link TierFloors#upgrade}): the head, checked out in the floor's copy,
+ *       deployed with the same command over the deployed base, until every current-spec task
+ *       runs and swarm reports each changed service's rolling update {@code completed} (its
+ *       update monitor window is swarm's: see {@link TierFloors}); the time until every task runs
+ *       is printed beside it;
+ *   <li>backup and restore floors ({@link TierFloors.Restic}): the recipe's backup hooks,
+ *       {@code restic init} on the host and a bare {@code docker run} of ccci's restic image with
+ *       the mounts and command of ccci's {@code ResticContainer}; then the restore the same way;
+ *   <li>the recipe's own waits: a {@code READY_PROBE} of {@code tcp:<port>:<N>} asks for N
+ *       connects one a second, so N-1 seconds of pauses are the recipe's (docs/tiers.md);
  *   <li>removal floor: {@code docker stack rm} of the stacks, until no container, volume,
  *       network, secret or config of them is left (polled every 10 ms).
  * </ul>
  * The env files and secrets of the floor's apps are made beforehand and not timed. Their
  * domains are {@code i16-floor-*}, never a run app's form, so no janitor takes them.
  *
- * <p>Printed per round: the run's wall time, its pre-deploy (from its start to its first
- * deploy), its deploy-to-converged and teardown against the floors, its tiers (engine and ccci
- * together: a rolling update, restic, probes; no floor is measured for them), and ccci's own share
- * of the phases that have a floor: pre-deploy, plus what deploy-to-converged and teardown took
- * beyond their floors, over the wall time. Medians at the end.
+ * <p>What counts as ccci's: everything of the wall time that no floor covers. Per phase the
+ * floor counted is at most the phase itself (a floor slower than ccci's phase credits ccci
+ * nothing), so ccci's share = (wall - sum over phases of min(phase, its floor)) / wall. The
+ * phases without a floor count whole as ccci's: pre-deploy (guards, connection, janitor, fetch,
+ * lock), the install checks, the recipe's own hooks and assertions (their execs and probes),
+ * the tiers' checks, CUSTOM and LINT, and the results written after the teardown. Printed per
+ * round and as medians (of each figure; the share as the median of the rounds' shares).
  */
 public final class RunBench {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration FLOOR_LIMIT = Duration.ofMinutes(3);
+    /** The run's phases as the bench groups them, and the floor each is held against (none: all ccci's). */
+    private static final Map<String, String> FLOOR_OF = orderedMap("pre-deploy", "", "deployed", "deploy",
+            "ready-probe", "recipe waits", "install", "", "upgrade", "upgrade", "backup", "backup", "restore", "restore",
+            "custom+lint", "", "teardown", "removal", "after teardown", "");
 
-    /** One round of one recipe: the run's figures and the floors beside them, in ms. */
-    private record Round(long total, long preDeploy, long deployed, long deployFloor, long teardown, long removalFloor,
-            long tiers) {
-        long ccciShare() {
-            return preDeploy + Math.max(0, deployed - deployFloor) + Math.max(0, teardown - removalFloor);
+    /** One round of one recipe: the run's wall time, its grouped phases and the floors measured beside them, in ms. */
+    private record Round(long total, Map<String, Long> phases, Map<String, Long> floors) {
+        /** ccci's own ms: the wall time less every phase's floor (at most the phase). */
+        long ccci() {
+            long covered = 0;
+            for (Map.Entry<String, String> p : FLOOR_OF.entrySet()) {
+                covered += Math.min(phases.getOrDefault(p.getKey(), 0L), floors.getOrDefault(p.getValue(), 0L));
+            }
+            return total - covered;
+        }
+
+        double share() {
+            return ccci() / (double) total;
         }
     }
 
@@ -64,37 +92,45 @@ public final class RunBench {
         String[] recipes = (args.length > 1 ? args[1] : "custom-html,notes-demo").split(",");
         Path work = Files.createTempDirectory("ccci-bench-run-");
         Map<String, List<Round>> all = new LinkedHashMap<>();
-        String header = String.format(Locale.ROOT, "%-12s %-5s %8s %9s %17s %19s %8s %11s", "recipe", "round", "wall ms",
-                "pre-dep", "deployed/floor", "teardown/floor", "tiers", "ccci share");
-        System.out.println(header);
         try (DockerEngine docker = DockerEngine.connect()) {
             for (int round = 1; round <= rounds; round++) {
                 for (String recipe : recipes) {
                     Round r = round(docker, work, recipe, round);
                     all.computeIfAbsent(recipe, k -> new ArrayList<>()).add(r);
-                    print(recipe, String.valueOf(round), r);
+                    print(recipe + " round " + round, r, r.share());
                 }
             }
         }
-        System.out.println(header);
         for (Map.Entry<String, List<Round>> e : all.entrySet()) {
             List<Round> rs = e.getValue();
-            print(e.getKey(), "median", new Round(median(rs, Round::total), median(rs, Round::preDeploy),
-                    median(rs, Round::deployed), median(rs, Round::deployFloor), median(rs, Round::teardown),
-                    median(rs, Round::removalFloor), median(rs, Round::tiers)));
-            List<Double> shares = rs.stream().map(r -> r.ccciShare() / (double) r.total()).toList();
-            List<Double> teardownRatios = rs.stream().map(r -> r.teardown() / (double) r.removalFloor()).toList();
-            System.out.printf(Locale.ROOT, "%-12s median of the rounds' ratios: ccci share %.1f%% (target <= 10%%), "
-                    + "pre-deploy %d ms (target <= 500), teardown %.2fx its floor (target <= 1.2x), deployed %.2fx its floor%n",
-                    e.getKey(), 100 * medianOf(shares), median(rs, Round::preDeploy), medianOf(teardownRatios),
-                    medianOf(rs.stream().map(r -> r.deployed() / (double) r.deployFloor()).toList()));
+            Map<String, Long> phases = new LinkedHashMap<>();
+            Map<String, Long> floors = new LinkedHashMap<>();
+            rs.get(0).phases().keySet().forEach(k -> phases.put(k, ParallelRunsBench.median(
+                    rs.stream().map(r -> r.phases().getOrDefault(k, 0L)).toList())));
+            rs.get(0).floors().keySet().forEach(k -> floors.put(k, ParallelRunsBench.median(
+                    rs.stream().map(r -> r.floors().getOrDefault(k, 0L)).toList())));
+            long wall = ParallelRunsBench.median(rs.stream().map(Round::total).toList());
+            double share = ParallelRunsBench.medianOf(rs.stream().map(Round::share).toList());
+            print(e.getKey() + " median of " + rs.size(), new Round(wall, phases, floors), share);
+            System.out.printf(Locale.ROOT, "%s: ccci's share of the wall time %.1f%% (median of the rounds' shares; target"
+                    + " <= 10%%), pre-deploy %d ms (target <= 500), teardown %.2fx its floor (target <= 1.2x)%n", e.getKey(),
+                    100 * share, phases.get("pre-deploy"), ParallelRunsBench.medianOf(rs.stream()
+                            .map(r -> r.phases().get("teardown") / (double) r.floors().get("removal")).toList()));
         }
     }
 
-    private static void print(String recipe, String round, Round r) {
-        System.out.printf(Locale.ROOT, "%-12s %-5s %8d %9d %8d/%-8d %9d/%-9d %8d %10.1f%%%n", recipe, round, r.total(),
-                r.preDeploy(), r.deployed(), r.deployFloor(), r.teardown(), r.removalFloor(), r.tiers(),
-                100.0 * r.ccciShare() / r.total());
+    private static void print(String title, Round r, double share) {
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%s: wall %d ms, ccci's own %d ms = %.1f%%%n",
+                title, r.total(), r.ccci(), 100 * share));
+        out.append(String.format(Locale.ROOT, "  %-15s %8s %9s  %s%n", "phase", "run ms", "floor ms", "floor"));
+        for (Map.Entry<String, String> p : FLOOR_OF.entrySet()) {
+            Long floor = p.getValue().isEmpty() ? null : r.floors().get(p.getValue());
+            out.append(String.format(Locale.ROOT, "  %-15s %8d %9s  %s%n", p.getKey(), r.phases().getOrDefault(p.getKey(), 0L),
+                    floor == null ? "-" : floor.toString(), p.getValue().isEmpty() ? "(ccci's)" : p.getValue()
+                            + (p.getValue().equals("upgrade") && r.floors().containsKey("upgrade: all running")
+                            ? " (all tasks running at " + r.floors().get("upgrade: all running") + ")" : "")));
+        }
+        System.out.print(out);
     }
 
     private static Round round(DockerEngine docker, Path work, String recipe, int round) throws Exception {
@@ -102,15 +138,22 @@ public final class RunBench {
         Path runs = Files.createDirectories(work.resolve(runId));
         Path results = ParallelRunsBench.mvnTest(runs, runId, recipe).get(0);
         Map<String, JsonNode> phases = new LinkedHashMap<>();
-        JsonNode timings = JSON.readTree(results.toFile()).get("timings");
+        JsonNode resultsJson = JSON.readTree(results.toFile());
+        JsonNode timings = resultsJson.get("timings");
         timings.get("phases").forEach(p -> phases.put(p.get("phase").asText(), p));
         long total = timings.get("total_ms").asLong();
         JsonNode firstDeploy = phases.containsKey("dependencies") ? phases.get("dependencies") : phases.get("deploy");
         long preDeploy = firstDeploy.get("start_ms").asLong();
-        JsonNode convergence = phases.get("convergence");
-        long deployed = convergence.get("start_ms").asLong() + convergence.get("duration_ms").asLong() - preDeploy;
-        long teardown = phases.get("teardown").get("duration_ms").asLong();
-        long tiers = phases.get("teardown").get("start_ms").asLong() - preDeploy - deployed;
+        Map<String, Long> grouped = new LinkedHashMap<>();
+        grouped.put("pre-deploy", preDeploy);
+        grouped.put("deployed", end(phases.get("convergence")) - preDeploy);
+        for (String tier : List.of("ready-probe", "install", "upgrade", "backup", "restore")) {
+            grouped.put(tier, phases.containsKey(tier) ? phases.get(tier).get("duration_ms").asLong() : 0L);
+        }
+        grouped.put("custom+lint", List.of("custom", "lint").stream().filter(phases::containsKey)
+                .mapToLong(p -> phases.get(p).get("duration_ms").asLong()).sum());
+        grouped.put("teardown", phases.get("teardown").get("duration_ms").asLong());
+        grouped.put("after teardown", total - end(phases.get("teardown")));
 
         // The same trees the run deployed, from its runs folder: the dependencies first, then the recipe.
         Path abra;
@@ -123,25 +166,58 @@ public final class RunBench {
             trees.map(t -> t.getFileName().toString()).filter(t -> !t.equals(recipe)).sorted().forEach(order::add);
         }
         order.add(recipe);
-        Floors floors = floors(docker, work.resolve(runId + "-floor"), abra.resolve("recipes"), order);
-        return new Round(total, preDeploy, deployed, floors.deploy(), teardown, floors.removal(), tiers);
+        String log = Files.readString(abra.getParent().resolve("run.log"));
+        java.util.regex.Matcher plan = java.util.regex.Pattern
+                .compile("== upgrade plan: deploy (\\S+) first, then upgrade in place to ([0-9a-f]{40}) ==").matcher(log);
+        Optional<String[]> upgrade = plan.find() ? Optional.of(new String[] {plan.group(1), plan.group(2)}) : Optional.empty();
+        Map<String, Long> floors = floors(docker, work.resolve(runId + "-floor"), abra.resolve("recipes"), order, upgrade,
+                phases.containsKey("backup"));
+        floors.put("recipe waits", recipeWaits(resultsJson.path("customization").path("keys").path("READY_PROBE").asText("")));
+        return new Round(total, grouped, floors);
     }
 
-    private record Floors(long deploy, long removal) {
+    private static long end(JsonNode phase) {
+        return phase.get("start_ms").asLong() + phase.get("duration_ms").asLong();
     }
 
-    private static Floors floors(DockerEngine docker, Path dir, Path trees, List<String> recipes) throws Exception {
+    /** The pauses the recipe's READY_PROBE asks for: {@code tcp:<port>[:<N>]} is N connects one a second (N-1 s). */
+    static long recipeWaits(String readyProbe) {
+        String[] parts = readyProbe.split(":");
+        if (!parts[0].equals("tcp")) {
+            return 0;
+        }
+        int connects = parts.length > 2 ? Integer.parseInt(parts[2]) : 3;
+        return Math.max(0, connects - 1) * 1000L;
+    }
+
+    /**
+     * The floors, in the run's order: deploy (the base when the run upgraded), upgrade, backup,
+     * restore, removal. {@code upgrade}: the run's base release and head commit, if it upgraded.
+     */
+    private static Map<String, Long> floors(DockerEngine docker, Path dir, Path trees, List<String> recipes,
+            Optional<String[]> upgrade, boolean backup) throws Exception {
         Path runDir = Files.createDirectories(dir);
         RunAbraDir abra = RunAbraDir.create(runDir, Files.createDirectories(dir.resolve("canonical")));
         ChildProcesses processes = new ChildProcesses(Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")));
         SwarmDriver driver = new SwarmDriver(docker, processes, Files.createDirectories(dir.resolve("backups")),
                 abra.canonicalServers(), new DeployPolicy(DeployAllowance.NONE, processes));
         StackTeardown teardown = new StackTeardown(docker.client());
+        RecipeFetch git = new RecipeFetch(processes);
         List<App> apps = new ArrayList<>();
         Set<String> stacks = new java.util.LinkedHashSet<>();
+        Map<String, Long> floors = new LinkedHashMap<>();
         try {
-            for (String recipe : recipes) {
-                App app = driver.newApp(recipe, "i16-floor-" + recipe + ".bench.local", trees.resolve(recipe), abra);
+            // the recipe's own tree copied, so the floor moves its copy (base, then head) and never the run's
+            String recipe = recipes.get(recipes.size() - 1);
+            Path own = Files.createDirectories(dir.resolve("tree"));
+            processes.run(List.of("cp", "-a", trees.resolve(recipe).toString(), own.toString()), null, Map.of(),
+                    Duration.ofMinutes(1)).orThrow();
+            if (upgrade.isPresent()) {
+                git.moveTo(own.resolve(recipe), upgrade.get()[0]);
+            }
+            for (String r : recipes) {
+                App app = driver.newApp(r, "i16-floor-" + r + ".bench.local", r.equals(recipe) ? own.resolve(r) : trees.resolve(r),
+                        abra);
                 apps.add(app);
                 stacks.add(app.stack());
             }
@@ -152,13 +228,26 @@ public final class RunBench {
                 deploy(processes, app);
                 deployFloor += ConvergenceBench.allRunning(docker.http(), t0, Set.of(app.stack()), tasks(docker, app.stack()));
             }
+            floors.put("deploy", deployFloor);
+            App app = apps.get(apps.size() - 1);
+            if (upgrade.isPresent()) {
+                git.moveTo(app.recipeDir(), upgrade.get()[1]);
+                TierFloors.Upgrade upgraded = TierFloors.upgrade(docker, processes, app, tasks(docker, app.stack()));
+                floors.put("upgrade", upgraded.settled());
+                floors.put("upgrade: all running", upgraded.running());
+            }
+            if (backup) {
+                TierFloors.Restic restic = new TierFloors.Restic(docker, processes, app.stack(), dir.resolve("restic"));
+                floors.put("backup", restic.backup());
+                floors.put("restore", restic.restore());
+            }
             long t1 = System.nanoTime();
             List<String> rm = new ArrayList<>(List.of("docker", "stack", "rm"));
             rm.addAll(stacks);
             processes.run(rm, runDir, Map.of(), Duration.ofMinutes(2)).orThrow();
             awaitGone(docker, stacks, t1);
-            long removalFloor = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t1);
-            return new Floors(deployFloor, removalFloor);
+            floors.put("removal", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t1));
+            return floors;
         } finally {
             for (String stack : stacks) {
                 teardown.teardown(stack);
@@ -204,11 +293,11 @@ public final class RunBench {
         }
     }
 
-    private static long median(List<Round> rounds, java.util.function.ToLongFunction<Round> figure) {
-        return ParallelRunsBench.median(rounds.stream().map(figure::applyAsLong).toList());
-    }
-
-    private static double medianOf(List<Double> values) {
-        return ParallelRunsBench.medianOf(values);
+    private static Map<String, String> orderedMap(String... keysAndValues) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(map);
     }
 }
