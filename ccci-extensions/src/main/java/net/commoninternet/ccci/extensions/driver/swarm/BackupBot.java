@@ -52,6 +52,8 @@ final class BackupBot {
     private final Duration hookTimeout;
     /** One for the bot: it remembers which node's engine runs each container it found (a multi-node swarm). */
     private ContainerExec exec;
+    /** The run's repository once {@code restic init} has made it (or failed to); null until asked for. */
+    private java.util.concurrent.CompletableFuture<Void> repositoryMade;
 
     /** Hooks bounded by the default ({@link RunSettings.HostTrust#DEFAULT_HOOK_TIMEOUT}). */
     BackupBot(DockerEngine docker, ChildProcesses processes, Path backupDir) {
@@ -81,9 +83,10 @@ final class BackupBot {
         if (services.isEmpty()) {
             throw new IllegalStateException(stack + " has no service labelled " + BackupLabels.BACKUP + "=true: nothing to back up.");
         }
+        prepareRepository();
         hooks(stack, BackupLabels.PRE_HOOK);
         Map<DockerClient, List<BackupLabels.Place>> byNode = places(services);
-        ensureRepository();
+        awaitRepository();
         List<String> ids = new ArrayList<>();
         List<String> paths = new ArrayList<>();
         for (Map.Entry<DockerClient, List<BackupLabels.Place>> node : byNode.entrySet()) {
@@ -216,7 +219,83 @@ final class BackupBot {
         LOG.info("{} of {} ran", label, service.getSpec().getName());
     }
 
-    private void ensureRepository() throws IOException, InterruptedException {
+    /**
+     * Starts making the run's restic repository (its password file, then {@code restic init} on
+     * the host, in the run's folder: nothing of the app is read) on a thread of its own, once per
+     * bot. {@code restic init} is about 2 s of key derivation on this machine kind: begun while the
+     * run waits on swarm (the upgrade's rolling update), it is off the backup's path. Resource: the
+     * run's backup folder, written by that one thread only; the backup reads it after
+     * {@link #awaitRepository} (the future's completion is the linearization point), and the run's
+     * teardown waits for it ({@link #settle}), so the child never outlives the run.
+     */
+    synchronized void prepareRepository() {
+        if (repositoryMade != null) {
+            return;
+        }
+        repositoryMade = new java.util.concurrent.CompletableFuture<>();
+        Thread init = new Thread(() -> {
+            try {
+                makeRepository();
+                repositoryMade.complete(null);
+            } catch (Exception | Error e) {
+                repositoryMade.completeExceptionally(e);
+            }
+        }, "ccci-restic-init");
+        init.setDaemon(true);
+        init.start();
+    }
+
+    /** The repository made (started now if nobody asked before); its failure as it was thrown. */
+    private void awaitRepository() throws IOException, InterruptedException {
+        prepareRepository();
+        java.util.concurrent.CompletableFuture<Void> made;
+        synchronized (this) {
+            made = repositoryMade;
+        }
+        try {
+            made.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            synchronized (this) {
+                if (repositoryMade == made) {
+                    repositoryMade = null; // a later backup tries again
+                }
+            }
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof InterruptedException stopped) {
+                throw stopped;
+            }
+            throw new IllegalStateException("making the run's restic repository failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** Waits (bounded) for a repository still being made, whatever comes of it: for the run's teardown. */
+    void settle() {
+        java.util.concurrent.CompletableFuture<Void> made;
+        synchronized (this) {
+            made = repositoryMade;
+        }
+        if (made == null) {
+            return;
+        }
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (!made.isDone() && System.nanoTime() < deadline) {
+            try {
+                made.get(deadline - System.nanoTime(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void makeRepository() throws IOException, InterruptedException {
         if (Files.exists(repository.resolve("config"))) {
             return;
         }
