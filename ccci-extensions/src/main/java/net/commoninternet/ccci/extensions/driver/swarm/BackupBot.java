@@ -246,7 +246,7 @@ final class BackupBot {
     }
 
     /** The repository made (started now if nobody asked before); its failure as it was thrown. */
-    private void awaitRepository() throws IOException, InterruptedException {
+    void awaitRepository() throws IOException, InterruptedException {
         prepareRepository();
         java.util.concurrent.CompletableFuture<Void> made;
         synchronized (this) {
