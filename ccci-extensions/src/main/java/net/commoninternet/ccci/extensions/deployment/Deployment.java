@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.extensions.deployment;
 
+import java.time.Duration;
 import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.HookContext;
@@ -37,6 +38,8 @@ public final class Deployment implements LiveRun {
     private final LiveApp liveApp;
     /** One for the run: it remembers which node's engine runs each container it found (a multi-node swarm). */
     private ContainerExec exec;
+    /** The READY_PROBE's verdict, awaited once before the tiers; null until then. */
+    private volatile AppProbes.Outcome readiness;
 
     /**
      * @param app the deployed app, knowing the secret values it mounts
@@ -102,6 +105,19 @@ public final class Deployment implements LiveRun {
     /** The recipe's own probes ({@code READY_PROBE}, {@code BACKUP_VERIFY}) of this app. */
     public AppProbes probes() {
         return new AppProbes(tools.http(), exec(), app.stack(), app.domain(), keys().healthOk());
+    }
+
+    /**
+     * The recipe's {@code READY_PROBE}, awaited once for the run: the lifecycle awaits it before
+     * the tiers and INSTALL's {@code ready-probe} check gives that verdict, rather than waiting
+     * for the probe a second time.
+     */
+    public synchronized AppProbes.Outcome awaitReadiness(CiKeys.Probe probe, Duration timeout)
+            throws InterruptedException {
+        if (readiness == null) {
+            readiness = probes().await(probe, timeout);
+        }
+        return readiness;
     }
 
     public SwarmConvergence.Report convergence() {

@@ -301,8 +301,8 @@ final class RunPhases {
     private void tiers(Deployment deployment) throws Exception {
         CiKeys keys = deployment.keys();
         if (deployment.convergence().converged() && keys.readyProbe().isPresent()) {
-            AppProbes.Outcome ready = timeline.time("ready-probe", () -> deployment.probes()
-                    .await(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
+            AppProbes.Outcome ready = timeline.time("ready-probe", () -> deployment
+                    .awaitReadiness(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
             LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
         }
         tiers.run(deployment);

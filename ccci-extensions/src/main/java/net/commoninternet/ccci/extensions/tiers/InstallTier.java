@@ -52,11 +52,15 @@ public final class InstallTier implements TierPlugin {
                 .isNull();
     }
 
-    /** The recipe's READY_PROBE (HTTP, or N stable TCP connects) passes within HTTP_TIMEOUT. */
+    /**
+     * The recipe's READY_PROBE (HTTP, or N stable TCP connects) passes within HTTP_TIMEOUT: the
+     * verdict of the run's one wait for it before the tiers (awaited here only when the
+     * lifecycle did not, as after a deploy that did not converge).
+     */
     private static void readyProbe(Deployment deployment) throws InterruptedException {
         CiKeys keys = deployment.keys();
         CiKeys.Probe probe = keys.readyProbe().orElseThrow(() -> Skipped.structural("the recipe sets no READY_PROBE"));
-        AppProbes.Outcome outcome = deployment.probes().await(probe, Duration.ofSeconds(keys.httpTimeoutSeconds()));
+        AppProbes.Outcome outcome = deployment.awaitReadiness(probe, Duration.ofSeconds(keys.httpTimeoutSeconds()));
         assertThat(outcome.ok()).as("READY_PROBE %s within HTTP_TIMEOUT %s s: %s", probe, keys.httpTimeoutSeconds(),
                 outcome.detail()).isTrue();
     }

@@ -117,6 +117,13 @@ class RecipeRunEndToEndTest {
                 "name=\"custom-html &gt; lint &gt; annotated-tags\"", "name=\"custom-html &gt; lint &gt; config-versions\"");
         // One verdict-neutral lint finding (no healthcheck) is the only skip.
         assertThat(report).contains("tests=\"30\"", "skipped=\"1\"", "failures=\"0\"");
+        // READY_PROBE tcp:80:3 is 3 connects one a second: at least 2 s each time it is awaited. The
+        // run awaits it once, before the tiers; INSTALL's ready-probe check gives that verdict.
+        Matcher readyCheck = Pattern.compile("name=\"custom-html &gt; install &gt; ready-probe\"[^>]* time=\"([0-9.]+)\"")
+                .matcher(report);
+        assertThat(readyCheck.find()).as(report).isTrue();
+        assertThat(Double.parseDouble(readyCheck.group(1))).as("the ready-probe check's seconds: it must not await the"
+                + " READY_PROBE (2 s of pauses) a second time").isLessThan(2.0);
         String results = Files.readString(sandbox.resolve("runs/e2e-ok/results.json"), StandardCharsets.UTF_8);
         assertThat(results).contains("\"level\" : 4", "\"clean_teardown\" : true", "\"no_secret_leak\" : true",
                 "\"lint\" : \"fail\"", "\"class\" : \"net.commoninternet.ccci.recipes.CustomHtmlCi\"",
