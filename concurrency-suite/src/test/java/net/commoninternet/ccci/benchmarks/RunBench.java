@@ -39,7 +39,8 @@ import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
  *       of the stacks runs (polled every 10 ms on the socket: no stability window, no
  *       healthcheck wait beyond swarm's own);
  *   <li>upgrade floor ({@link TierFloors#upgrade}): the head, checked out in the floor's copy,
- *       deployed with the same command over the deployed base, until every current-spec task
+ *       deployed with the same command over the deployed base (once the base has run as long as
+ *       the run's did before its upgrade: its ready probe and install checks), until every current-spec task
  *       runs and swarm reports each changed service's rolling update {@code completed} (its
  *       update monitor window is swarm's: see {@link TierFloors}); the time until every task runs
  *       is printed beside it;
@@ -170,8 +171,11 @@ public final class RunBench {
         java.util.regex.Matcher plan = java.util.regex.Pattern
                 .compile("== upgrade plan: deploy (\\S+) first, then upgrade in place to ([0-9a-f]{40}) ==").matcher(log);
         Optional<String[]> upgrade = plan.find() ? Optional.of(new String[] {plan.group(1), plan.group(2)}) : Optional.empty();
-        Map<String, Long> floors = floors(docker, work.resolve(runId + "-floor"), abra.resolve("recipes"), order, upgrade,
-                phases.containsKey("backup"));
+        // the base runs as long before its upgrade as in the run (ready probe and install checks), untimed
+        Duration baseAge = Duration.ofMillis(phases.containsKey("upgrade")
+                ? Math.max(0, phases.get("upgrade").get("start_ms").asLong() - end(phases.get("convergence"))) : 0);
+        Map<String, Long> floors = floors(docker, work.resolve(runId + "-floor"), abra.resolve("recipes"), order,
+                new Plan(upgrade, baseAge, phases.containsKey("backup")));
         floors.put("recipe waits", recipeWaits(resultsJson.path("customization").path("keys").path("READY_PROBE").asText("")));
         return new Round(total, grouped, floors);
     }
@@ -194,8 +198,14 @@ public final class RunBench {
      * The floors, in the run's order: deploy (the base when the run upgraded), upgrade, backup,
      * restore, removal. {@code upgrade}: the run's base release and head commit, if it upgraded.
      */
-    private static Map<String, Long> floors(DockerEngine docker, Path dir, Path trees, List<String> recipes,
-            Optional<String[]> upgrade, boolean backup) throws Exception {
+    /** What the run did beyond its deploy: its upgrade (base release, head commit), how long its base ran first, a backup. */
+    private record Plan(Optional<String[]> upgrade, Duration baseAge, boolean backup) {
+    }
+
+    private static Map<String, Long> floors(DockerEngine docker, Path dir, Path trees, List<String> recipes, Plan plan)
+            throws Exception {
+        Optional<String[]> upgrade = plan.upgrade();
+        boolean backup = plan.backup();
         Path runDir = Files.createDirectories(dir);
         RunAbraDir abra = RunAbraDir.create(runDir, Files.createDirectories(dir.resolve("canonical")));
         ChildProcesses processes = new ChildProcesses(Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")));
@@ -231,6 +241,7 @@ public final class RunBench {
             floors.put("deploy", deployFloor);
             App app = apps.get(apps.size() - 1);
             if (upgrade.isPresent()) {
+                Thread.sleep(plan.baseAge().toMillis());
                 git.moveTo(app.recipeDir(), upgrade.get()[1]);
                 TierFloors.Upgrade upgraded = TierFloors.upgrade(docker, processes, app, tasks(docker, app.stack()));
                 floors.put("upgrade", upgraded.settled());
