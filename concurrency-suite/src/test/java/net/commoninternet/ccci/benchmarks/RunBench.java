@@ -56,8 +56,10 @@ import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
  * domains are {@code i16-floor-*}, never a run app's form, so no janitor takes them.
  *
  * <p>What counts as ccci's: everything of the wall time that no floor covers. Per phase the
- * floor counted is at most the phase itself (a floor slower than ccci's phase credits ccci
- * nothing), so ccci's share = (wall - sum over phases of min(phase, its floor)) / wall. The
+ * floor counted is at most the phase less what is provably ccci's in it (its checks, read off
+ * the run's Surefire report, and the upgrade's work before its redeploy command, off run.log):
+ * a floor slower than ccci's phase credits ccci nothing and never hides its checks. So ccci's
+ * share = (wall - sum over phases of min(phase - own, its floor)) / wall. The
  * phases without a floor count whole as ccci's: pre-deploy (guards, connection, janitor, fetch,
  * lock), the install checks, the recipe's own hooks and assertions (their execs and probes),
  * the tiers' checks, CUSTOM and LINT, and the results written after the teardown. Printed per
@@ -74,11 +76,17 @@ public final class RunBench {
 
     /** One round of one recipe: the run's wall time, its grouped phases and the floors measured beside them, in ms. */
     private record Round(long total, Map<String, Long> phases, Map<String, Long> floors) {
-        /** ccci's own ms: the wall time less every phase's floor (at most the phase). */
+        /**
+         * ccci's own ms: the wall time less every phase's floor, where a floor covers at most the
+         * phase less what is provably ccci's in it ({@code own: <phase>}: its checks, and the
+         * upgrade's work before its deploy command).
+         */
         long ccci() {
             long covered = 0;
             for (Map.Entry<String, String> p : FLOOR_OF.entrySet()) {
-                covered += Math.min(phases.getOrDefault(p.getKey(), 0L), floors.getOrDefault(p.getValue(), 0L));
+                long phase = phases.getOrDefault(p.getKey(), 0L);
+                long own = Math.min(phase, phases.getOrDefault("own: " + p.getKey(), 0L));
+                covered += Math.min(phase - own, floors.getOrDefault(p.getValue(), 0L));
             }
             return total - covered;
         }
@@ -123,11 +131,13 @@ public final class RunBench {
     private static void print(String title, Round r, double share) {
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%s: wall %d ms, ccci's own %d ms = %.1f%%%n",
                 title, r.total(), r.ccci(), 100 * share));
-        out.append(String.format(Locale.ROOT, "  %-15s %8s %9s  %s%n", "phase", "run ms", "floor ms", "floor"));
+        out.append(String.format(Locale.ROOT, "  %-15s %8s %9s %7s  %s%n", "phase", "run ms", "floor ms", "own ms", "floor"));
         for (Map.Entry<String, String> p : FLOOR_OF.entrySet()) {
             Long floor = p.getValue().isEmpty() ? null : r.floors().get(p.getValue());
-            out.append(String.format(Locale.ROOT, "  %-15s %8d %9s  %s%n", p.getKey(), r.phases().getOrDefault(p.getKey(), 0L),
-                    floor == null ? "-" : floor.toString(), p.getValue().isEmpty() ? "(ccci's)" : p.getValue()
+            Long own = r.phases().get("own: " + p.getKey());
+            out.append(String.format(Locale.ROOT, "  %-15s %8d %9s %7s  %s%n", p.getKey(), r.phases().getOrDefault(p.getKey(), 0L),
+                    floor == null ? "-" : floor.toString(), own == null ? "-" : own.toString(),
+                    p.getValue().isEmpty() ? "(ccci's)" : p.getValue()
                             + (p.getValue().equals("upgrade") && r.floors().containsKey("upgrade: all running")
                             ? " (all tasks running at " + r.floors().get("upgrade: all running") + ")" : "")));
         }
@@ -155,6 +165,8 @@ public final class RunBench {
                 .mapToLong(p -> phases.get(p).get("duration_ms").asLong()).sum());
         grouped.put("teardown", phases.get("teardown").get("duration_ms").asLong());
         grouped.put("after teardown", total - end(phases.get("teardown")));
+        String log = Files.readString(results.getParent().resolve("run.log"));
+        grouped.putAll(ownOfTiers(recipe, log));
 
         // The same trees the run deployed, from its runs folder: the dependencies first, then the recipe.
         Path abra;
@@ -167,7 +179,6 @@ public final class RunBench {
             trees.map(t -> t.getFileName().toString()).filter(t -> !t.equals(recipe)).sorted().forEach(order::add);
         }
         order.add(recipe);
-        String log = Files.readString(abra.getParent().resolve("run.log"));
         java.util.regex.Matcher plan = java.util.regex.Pattern
                 .compile("== upgrade plan: deploy (\\S+) first, then upgrade in place to ([0-9a-f]{40}) ==").matcher(log);
         Optional<String[]> upgrade = plan.find() ? Optional.of(new String[] {plan.group(1), plan.group(2)}) : Optional.empty();
@@ -178,6 +189,36 @@ public final class RunBench {
                 new Plan(upgrade, baseAge, phases.containsKey("backup")));
         floors.put("recipe waits", recipeWaits(resultsJson.path("customization").path("keys").path("READY_PROBE").asText("")));
         return new Round(total, grouped, floors);
+    }
+
+    /**
+     * What of each tier is ccci's whatever its floor: its checks (the run's Surefire report, as
+     * the run left it: {@code <recipe> > <tier> > <check>}), and for the upgrade also its work
+     * before the redeploy's command (from the tier's start to the driver's second
+     * {@code deploying} line of run.log: hooks, checkout, set-up, the config-version check).
+     */
+    private static Map<String, Long> ownOfTiers(String recipe, String log) throws IOException {
+        Map<String, Long> own = new LinkedHashMap<>();
+        Path reports = Path.of("").toAbsolutePath().getParent().resolve("recipe-suites/target/surefire-reports");
+        java.util.regex.Pattern testcase = java.util.regex.Pattern.compile(
+                "<testcase name=\"" + java.util.regex.Pattern.quote(recipe) + " &gt; ([a-z-]+) &gt; [^\"]*\"[^>]*time=\"([0-9.]+)\"");
+        try (var xml = Files.list(reports)) {
+            for (Path report : xml.filter(f -> f.getFileName().toString().matches("TEST-.*\\.xml")).toList()) {
+                java.util.regex.Matcher m = testcase.matcher(Files.readString(report));
+                while (m.find()) {
+                    own.merge("own: " + m.group(1), Math.round(Double.parseDouble(m.group(2)) * 1000), Long::sum);
+                }
+            }
+        }
+        java.util.regex.Matcher upgrade = java.util.regex.Pattern.compile("(?s)(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*>> "
+                + java.util.regex.Pattern.quote(recipe) + " upgrade started.*?(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*SwarmDriver - deploying")
+                .matcher(log);
+        if (upgrade.find()) {
+            long before = java.time.Duration.between(java.time.LocalTime.parse(upgrade.group(1)),
+                    java.time.LocalTime.parse(upgrade.group(2))).toMillis();
+            own.merge("own: upgrade", before, Long::sum);
+        }
+        return own;
     }
 
     private static long end(JsonNode phase) {
