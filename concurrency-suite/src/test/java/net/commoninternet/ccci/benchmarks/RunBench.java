@@ -59,11 +59,12 @@ import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
  * floor counted is at most the phase less what is provably ccci's in it (its checks, read off
  * the run's Surefire report, and the upgrade's work before its redeploy command, off run.log):
  * a floor slower than ccci's phase credits ccci nothing and never hides its checks. So ccci's
- * share = (wall - sum over phases of min(phase - own, its floor)) / wall. The
- * phases without a floor count whole as ccci's: pre-deploy (guards, connection, janitor, fetch,
- * lock), the install checks, the recipe's own hooks and assertions (their execs and probes),
- * the tiers' checks, CUSTOM and LINT, and the results written after the teardown. Printed per
- * round and as medians (of each figure; the share as the median of the rounds' shares).
+ * share = (wall - sum over phases of min(phase - own, its floor)) / wall. Phases without a
+ * floor count whole as ccci's: pre-deploy (guards, connection, janitor, fetch, lock), INSTALL's
+ * checks, CUSTOM and LINT, and the results written after the teardown. The recipe's own hooks
+ * and assertions count as ccci's wherever they run (they run on ccci's probe container and
+ * exec); only the pauses the recipe asks for are the recipe's. Printed per round and as medians
+ * (of each figure; the share as the median of the rounds' shares).
  */
 public final class RunBench {
 
