@@ -37,10 +37,10 @@ import net.commoninternet.ccci.extensions.workspace.App;
  *       end of the update: the update monitor window, {@code UpdateConfig.Monitor}, 5 s by default,
  *       is swarm's, and ccci may not call an app converged while it is {@code updating}:
  *       swarm-convergence.md, rule 1);
- *   <li>backup: the recipe's backup hooks ({@code docker exec ... sh -c}), {@code restic init} on
- *       the host as ccci does it (a new repository per run), and a bare {@code docker run} of
- *       ccci's restic image with the mounts, options and command of ccci's {@code ResticContainer}
- *       for the backed-up volumes;
+ *   <li>backup: {@code restic init} on the host as ccci does it (a new repository per run; timed
+ *       apart, see {@link RunBench}), then the recipe's backup hooks ({@code docker exec ... sh -c})
+ *       and a bare {@code docker run} of ccci's restic image with the mounts, options and command of
+ *       ccci's {@code ResticContainer} for the backed-up volumes;
  *   <li>restore: the recipe's restore hooks and the same {@code docker run} for the restore.
  * </ul>
  * What to back up (the labelled places, the running containers) is found beforehand, untimed.
@@ -133,12 +133,18 @@ final class TierFloors {
             }
         }
 
-        /** Backup hooks, {@code restic init} on the host, the backup in restic's container: the elapsed ms. */
+        /** {@code restic init} on the host, as ccci makes the run's repository: the elapsed ms. */
+        long init() throws IOException, InterruptedException {
+            long t0 = System.nanoTime();
+            processes.run(List.of("restic", "init"), null, Map.of("RESTIC_REPOSITORY", repository.toString(),
+                    "RESTIC_PASSWORD_FILE", password.toString()), Duration.ofMinutes(2)).orThrow();
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        }
+
+        /** Backup hooks and the backup in restic's container (after {@link #init}): the elapsed ms. */
         long backup() throws IOException, InterruptedException {
             long t0 = System.nanoTime();
             hooks(BackupLabels.PRE_HOOK);
-            processes.run(List.of("restic", "init"), null, Map.of("RESTIC_REPOSITORY", repository.toString(),
-                    "RESTIC_PASSWORD_FILE", password.toString()), Duration.ofMinutes(2)).orThrow();
             List<String> args = new ArrayList<>(List.of("backup", "--json", "--tag", stack));
             places.values().forEach(args::addAll);
             String out = dockerRun(false, args);
