@@ -79,12 +79,14 @@ final class BackupBot {
         if (!converged.converged()) {
             throw new IllegalStateException("backup of " + stack + " refused: the app is not converged: " + converged.describe());
         }
-        List<Service> services = BackupLabels.services(docker.client(), stack);
+        // one list of the stack's services for the whole backup: the hooks' and the backed-up ones (specs do not change in it)
+        List<Service> all = BackupLabels.all(docker.client(), stack);
+        List<Service> services = BackupLabels.backedUp(all);
         if (services.isEmpty()) {
             throw new IllegalStateException(stack + " has no service labelled " + BackupLabels.BACKUP + "=true: nothing to back up.");
         }
         prepareRepository();
-        hooks(stack, BackupLabels.PRE_HOOK);
+        hooks(all, BackupLabels.PRE_HOOK);
         Map<DockerClient, List<BackupLabels.Place>> byNode = places(services);
         awaitRepository();
         List<String> ids = new ArrayList<>();
@@ -98,7 +100,7 @@ final class BackupBot {
             paths.addAll(held);
         }
         String id = String.join(",", ids);
-        hooks(stack, BackupLabels.POST_HOOK);
+        hooks(all, BackupLabels.POST_HOOK);
         LOG.info("backup of {}: snapshot {} of {}", stack, id, paths);
         return new Snapshot(id, List.copyOf(paths));
     }
@@ -108,9 +110,10 @@ final class BackupBot {
      * {@link ResticContainer} per node, writing only into the volumes it mounts), then runs the post-hooks.
      */
     void restore(String stack, String snapshotId) throws IOException, InterruptedException {
-        hooks(stack, BackupLabels.RESTORE_PRE_HOOK);
+        List<Service> all = BackupLabels.all(docker.client(), stack);
+        hooks(all, BackupLabels.RESTORE_PRE_HOOK);
         // the places again, as the volumes are now: a link the app planted since the backup is refused early, in one line
-        Map<DockerClient, List<BackupLabels.Place>> byNode = places(BackupLabels.services(docker.client(), stack));
+        Map<DockerClient, List<BackupLabels.Place>> byNode = places(BackupLabels.backedUp(all));
         for (Map.Entry<DockerClient, List<BackupLabels.Place>> node : byNode.entrySet()) {
             java.util.Set<String> volumes = volumes(node.getValue());
             for (String id : snapshotId.split(",")) {
@@ -119,7 +122,7 @@ final class BackupBot {
                 orThrow(restic(stack).run(node.getKey(), volumes, true, command, RESTIC_BOUND), "restore", stack);
             }
         }
-        hooks(stack, BackupLabels.RESTORE_POST_HOOK);
+        hooks(all, BackupLabels.RESTORE_POST_HOOK);
         LOG.info("restore of {}: snapshot {} restored", stack, snapshotId);
     }
 
@@ -155,9 +158,9 @@ final class BackupBot {
         return ran.stdout();
     }
 
-    /** The hook {@code label} of every service of the stack that has one, in service-name order. */
-    private void hooks(String stack, String label) throws InterruptedException {
-        for (Service service : BackupLabels.all(docker.client(), stack)) {
+    /** The hook {@code label} of every service of the stack ({@code all}, by name) that has one, in service-name order. */
+    private void hooks(List<Service> all, String label) throws InterruptedException {
+        for (Service service : all) {
             String hook = BackupLabels.labels(service).get(label);
             if (hook != null && !hook.isBlank()) {
                 hook(runningContainer(service), service, label, hook);
