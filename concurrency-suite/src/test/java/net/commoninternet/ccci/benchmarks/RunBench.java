@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
@@ -21,41 +22,81 @@ import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 
 /**
  * The whole run, end to end (issue 16), on demand with {@code scripts/bench run [ROUNDS] [A,B]}:
  * per round and recipe, one real {@code mvn test -Drecipe=R} (its figures read off the run's own
  * results.json phase timings), then, side by side in the same round, the engine alone doing the
- * same deploy and removal of the same recipe trees the run checked out (its runs folder keeps
- * them):
+ * same work on the same recipe trees the run checked out (its runs folder keeps them; the
+ * recipe's own tree is copied, so the floor moves its own copy from base to head with git as the
+ * run's UPGRADE does):
  * <ul>
  *   <li>deploy floor: the same {@code docker stack deploy} command ccci's swarm driver runs (the
- *       run's dependencies first, as the run deploys them), from the command's start until every
- *       current-spec task of the stacks runs (polled every 10 ms on the socket: no stability
- *       window, no healthcheck wait beyond swarm's own);
+ *       run's dependencies first, as the run deploys them; the recipe at the upgrade's base
+ *       release when the run upgraded), from the command's start until every current-spec task
+ *       of the stacks runs (polled every 10 ms on the socket: no stability window, no
+ *       healthcheck wait beyond swarm's own);
+ *   <li>upgrade floor ({@link TierFloors#upgrade}): the head, checked out in the floor's copy,
+ *       deployed with the same command over the deployed base (once the base has run as long as
+ *       the run's did before its upgrade: its ready probe and install checks), until every current-spec task
+ *       runs and swarm reports each changed service's rolling update {@code completed} (its
+ *       update monitor window is swarm's: see {@link TierFloors}); the time until every task runs
+ *       is printed beside it;
+ *   <li>backup and restore floors ({@link TierFloors.Restic}): the recipe's backup hooks and a
+ *       bare {@code docker run} of ccci's restic image with the mounts and command of ccci's
+ *       {@code ResticContainer}, plus {@code restic init} on the host only when the run made its
+ *       repository in its backup phase (with an UPGRADE, ccci makes it while swarm rolls the
+ *       update out, so it is not in the backup's phase; timed apart and printed); then the
+ *       restore the same way;
+ *   <li>the recipe's own waits: a {@code READY_PROBE} of {@code tcp:<port>:<N>} asks for N
+ *       connects one a second, so N-1 seconds of pauses are the recipe's (docs/tiers.md);
  *   <li>removal floor: {@code docker stack rm} of the stacks, until no container, volume,
  *       network, secret or config of them is left (polled every 10 ms).
  * </ul>
  * The env files and secrets of the floor's apps are made beforehand and not timed. Their
  * domains are {@code i16-floor-*}, never a run app's form, so no janitor takes them.
  *
- * <p>Printed per round: the run's wall time, its pre-deploy (from its start to its first
- * deploy), its deploy-to-converged and teardown against the floors, its tiers (engine and ccci
- * together: a rolling update, restic, probes; no floor is measured for them), and ccci's own share
- * of the phases that have a floor: pre-deploy, plus what deploy-to-converged and teardown took
- * beyond their floors, over the wall time. Medians at the end.
+ * <p>What counts as ccci's: everything of the wall time that no floor covers. Per phase the
+ * floor counted is at most the phase less what is provably ccci's in it (its checks, read off
+ * the run's Surefire report, and the upgrade's work before its redeploy command, off run.log):
+ * a floor slower than ccci's phase credits ccci nothing and never hides its checks. So ccci's
+ * share = (wall - sum over phases of min(phase - own, its floor)) / wall. Phases without a
+ * floor count whole as ccci's: pre-deploy (guards, connection, janitor, fetch, lock), INSTALL's
+ * checks, CUSTOM and LINT, and the results written after the teardown. The recipe's own hooks
+ * and assertions count as ccci's wherever they run (they run on ccci's probe container and
+ * exec); only the pauses the recipe asks for are the recipe's. Printed per round and as medians
+ * (of each figure; the share as the median of the rounds' shares).
  */
 public final class RunBench {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration FLOOR_LIMIT = Duration.ofMinutes(3);
+    /** The run's phases as the bench groups them, and the floor each is held against (none: all ccci's). */
+    private static final Map<String, String> FLOOR_OF = orderedMap("pre-deploy", "", "deployed", "deploy",
+            "ready-probe", "recipe waits", "install", "", "upgrade", "upgrade", "backup", "backup", "restore", "restore",
+            "custom+lint", "", "teardown", "removal", "after teardown", "");
 
-    /** One round of one recipe: the run's figures and the floors beside them, in ms. */
-    private record Round(long total, long preDeploy, long deployed, long deployFloor, long teardown, long removalFloor,
-            long tiers) {
-        long ccciShare() {
-            return preDeploy + Math.max(0, deployed - deployFloor) + Math.max(0, teardown - removalFloor);
+    /** One round of one recipe: the run's wall time, its grouped phases and the floors measured beside them, in ms. */
+    private record Round(long total, Map<String, Long> phases, Map<String, Long> floors) {
+        /**
+         * ccci's own ms: the wall time less every phase's floor, where a floor covers at most the
+         * phase less what is provably ccci's in it ({@code own: <phase>}: its checks, and the
+         * upgrade's work before its deploy command).
+         */
+        long ccci() {
+            long covered = 0;
+            for (Map.Entry<String, String> p : FLOOR_OF.entrySet()) {
+                long phase = phases.getOrDefault(p.getKey(), 0L);
+                long own = Math.min(phase, phases.getOrDefault("own: " + p.getKey(), 0L));
+                covered += Math.min(phase - own, floors.getOrDefault(p.getValue(), 0L));
+            }
+            return total - covered;
+        }
+
+        double share() {
+            return ccci() / (double) total;
         }
     }
 
@@ -64,37 +105,49 @@ public final class RunBench {
         String[] recipes = (args.length > 1 ? args[1] : "custom-html,notes-demo").split(",");
         Path work = Files.createTempDirectory("ccci-bench-run-");
         Map<String, List<Round>> all = new LinkedHashMap<>();
-        String header = String.format(Locale.ROOT, "%-12s %-5s %8s %9s %17s %19s %8s %11s", "recipe", "round", "wall ms",
-                "pre-dep", "deployed/floor", "teardown/floor", "tiers", "ccci share");
-        System.out.println(header);
         try (DockerEngine docker = DockerEngine.connect()) {
             for (int round = 1; round <= rounds; round++) {
                 for (String recipe : recipes) {
                     Round r = round(docker, work, recipe, round);
                     all.computeIfAbsent(recipe, k -> new ArrayList<>()).add(r);
-                    print(recipe, String.valueOf(round), r);
+                    print(recipe + " round " + round, r, r.share());
                 }
             }
         }
-        System.out.println(header);
         for (Map.Entry<String, List<Round>> e : all.entrySet()) {
             List<Round> rs = e.getValue();
-            print(e.getKey(), "median", new Round(median(rs, Round::total), median(rs, Round::preDeploy),
-                    median(rs, Round::deployed), median(rs, Round::deployFloor), median(rs, Round::teardown),
-                    median(rs, Round::removalFloor), median(rs, Round::tiers)));
-            List<Double> shares = rs.stream().map(r -> r.ccciShare() / (double) r.total()).toList();
-            List<Double> teardownRatios = rs.stream().map(r -> r.teardown() / (double) r.removalFloor()).toList();
-            System.out.printf(Locale.ROOT, "%-12s median of the rounds' ratios: ccci share %.1f%% (target <= 10%%), "
-                    + "pre-deploy %d ms (target <= 500), teardown %.2fx its floor (target <= 1.2x), deployed %.2fx its floor%n",
-                    e.getKey(), 100 * medianOf(shares), median(rs, Round::preDeploy), medianOf(teardownRatios),
-                    medianOf(rs.stream().map(r -> r.deployed() / (double) r.deployFloor()).toList()));
+            Map<String, Long> phases = new LinkedHashMap<>();
+            Map<String, Long> floors = new LinkedHashMap<>();
+            rs.get(0).phases().keySet().forEach(k -> phases.put(k, ParallelRunsBench.median(
+                    rs.stream().map(r -> r.phases().getOrDefault(k, 0L)).toList())));
+            rs.get(0).floors().keySet().forEach(k -> floors.put(k, ParallelRunsBench.median(
+                    rs.stream().map(r -> r.floors().getOrDefault(k, 0L)).toList())));
+            long wall = ParallelRunsBench.median(rs.stream().map(Round::total).toList());
+            double share = ParallelRunsBench.medianOf(rs.stream().map(Round::share).toList());
+            print(e.getKey() + " median of " + rs.size(), new Round(wall, phases, floors), share);
+            System.out.printf(Locale.ROOT, "%s: ccci's share of the wall time %.1f%% (median of the rounds' shares; target"
+                    + " <= 10%%), pre-deploy %d ms (target <= 500), teardown %.2fx its floor (target <= 1.2x)%n", e.getKey(),
+                    100 * share, phases.get("pre-deploy"), ParallelRunsBench.medianOf(rs.stream()
+                            .map(r -> r.phases().get("teardown") / (double) r.floors().get("removal")).toList()));
         }
     }
 
-    private static void print(String recipe, String round, Round r) {
-        System.out.printf(Locale.ROOT, "%-12s %-5s %8d %9d %8d/%-8d %9d/%-9d %8d %10.1f%%%n", recipe, round, r.total(),
-                r.preDeploy(), r.deployed(), r.deployFloor(), r.teardown(), r.removalFloor(), r.tiers(),
-                100.0 * r.ccciShare() / r.total());
+    private static void print(String title, Round r, double share) {
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%s: wall %d ms, ccci's own %d ms = %.1f%%%n",
+                title, r.total(), r.ccci(), 100 * share));
+        out.append(String.format(Locale.ROOT, "  %-15s %8s %9s %7s  %s%n", "phase", "run ms", "floor ms", "own ms", "floor"));
+        for (Map.Entry<String, String> p : FLOOR_OF.entrySet()) {
+            Long floor = p.getValue().isEmpty() ? null : r.floors().get(p.getValue());
+            Long own = r.phases().get("own: " + p.getKey());
+            out.append(String.format(Locale.ROOT, "  %-15s %8d %9s %7s  %s%n", p.getKey(), r.phases().getOrDefault(p.getKey(), 0L),
+                    floor == null ? "-" : floor.toString(), own == null ? "-" : own.toString(),
+                    p.getValue().isEmpty() ? "(ccci's)" : p.getValue()
+                            + (p.getValue().equals("upgrade") && r.floors().containsKey("upgrade: all running")
+                            ? " (all tasks running at " + r.floors().get("upgrade: all running") + ")" : "")
+                            + (p.getValue().equals("backup") && r.floors().containsKey("restic init")
+                            ? " (restic init apart: " + r.floors().get("restic init") + ")" : "")));
+        }
+        System.out.print(out);
     }
 
     private static Round round(DockerEngine docker, Path work, String recipe, int round) throws Exception {
@@ -102,15 +155,24 @@ public final class RunBench {
         Path runs = Files.createDirectories(work.resolve(runId));
         Path results = ParallelRunsBench.mvnTest(runs, runId, recipe).get(0);
         Map<String, JsonNode> phases = new LinkedHashMap<>();
-        JsonNode timings = JSON.readTree(results.toFile()).get("timings");
+        JsonNode resultsJson = JSON.readTree(results.toFile());
+        JsonNode timings = resultsJson.get("timings");
         timings.get("phases").forEach(p -> phases.put(p.get("phase").asText(), p));
         long total = timings.get("total_ms").asLong();
         JsonNode firstDeploy = phases.containsKey("dependencies") ? phases.get("dependencies") : phases.get("deploy");
         long preDeploy = firstDeploy.get("start_ms").asLong();
-        JsonNode convergence = phases.get("convergence");
-        long deployed = convergence.get("start_ms").asLong() + convergence.get("duration_ms").asLong() - preDeploy;
-        long teardown = phases.get("teardown").get("duration_ms").asLong();
-        long tiers = phases.get("teardown").get("start_ms").asLong() - preDeploy - deployed;
+        Map<String, Long> grouped = new LinkedHashMap<>();
+        grouped.put("pre-deploy", preDeploy);
+        grouped.put("deployed", end(phases.get("convergence")) - preDeploy);
+        for (String tier : List.of("ready-probe", "install", "upgrade", "backup", "restore")) {
+            grouped.put(tier, phases.containsKey(tier) ? phases.get(tier).get("duration_ms").asLong() : 0L);
+        }
+        grouped.put("custom+lint", List.of("custom", "lint").stream().filter(phases::containsKey)
+                .mapToLong(p -> phases.get(p).get("duration_ms").asLong()).sum());
+        grouped.put("teardown", phases.get("teardown").get("duration_ms").asLong());
+        grouped.put("after teardown", total - end(phases.get("teardown")));
+        String log = Files.readString(results.getParent().resolve("run.log"));
+        grouped.putAll(ownOfTiers(recipe, log));
 
         // The same trees the run deployed, from its runs folder: the dependencies first, then the recipe.
         Path abra;
@@ -123,25 +185,96 @@ public final class RunBench {
             trees.map(t -> t.getFileName().toString()).filter(t -> !t.equals(recipe)).sorted().forEach(order::add);
         }
         order.add(recipe);
-        Floors floors = floors(docker, work.resolve(runId + "-floor"), abra.resolve("recipes"), order);
-        return new Round(total, preDeploy, deployed, floors.deploy(), teardown, floors.removal(), tiers);
+        java.util.regex.Matcher plan = java.util.regex.Pattern
+                .compile("== upgrade plan: deploy (\\S+) first, then upgrade in place to ([0-9a-f]{40}) ==").matcher(log);
+        Optional<String[]> upgrade = plan.find() ? Optional.of(new String[] {plan.group(1), plan.group(2)}) : Optional.empty();
+        // the base runs as long before its upgrade as in the run (ready probe and install checks), untimed
+        Duration baseAge = Duration.ofMillis(phases.containsKey("upgrade")
+                ? Math.max(0, phases.get("upgrade").get("start_ms").asLong() - end(phases.get("convergence"))) : 0);
+        Map<String, Long> floors = floors(docker, work.resolve(runId + "-floor"), abra.resolve("recipes"), order,
+                new Plan(upgrade, baseAge, phases.containsKey("backup")));
+        floors.put("recipe waits", recipeWaits(resultsJson.path("customization").path("keys").path("READY_PROBE").asText("")));
+        return new Round(total, grouped, floors);
     }
 
-    private record Floors(long deploy, long removal) {
+    /**
+     * What of each tier is ccci's whatever its floor: its checks (the run's Surefire report, as
+     * the run left it: {@code <recipe> > <tier> > <check>}), and for the upgrade also its work
+     * before the redeploy's command (from the tier's start to the driver's second
+     * {@code deploying} line of run.log: hooks, checkout, set-up, the config-version check).
+     */
+    private static Map<String, Long> ownOfTiers(String recipe, String log) throws IOException {
+        Map<String, Long> own = new LinkedHashMap<>();
+        Path reports = Path.of("").toAbsolutePath().getParent().resolve("recipe-suites/target/surefire-reports");
+        java.util.regex.Pattern testcase = java.util.regex.Pattern.compile(
+                "<testcase name=\"" + java.util.regex.Pattern.quote(recipe) + " &gt; ([a-z-]+) &gt; [^\"]*\"[^>]*time=\"([0-9.]+)\"");
+        try (var xml = Files.list(reports)) {
+            for (Path report : xml.filter(f -> f.getFileName().toString().matches("TEST-.*\\.xml")).toList()) {
+                java.util.regex.Matcher m = testcase.matcher(Files.readString(report));
+                while (m.find()) {
+                    own.merge("own: " + m.group(1), Math.round(Double.parseDouble(m.group(2)) * 1000), Long::sum);
+                }
+            }
+        }
+        java.util.regex.Matcher upgrade = java.util.regex.Pattern.compile("(?s)(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*>> "
+                + java.util.regex.Pattern.quote(recipe) + " upgrade started.*?(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*SwarmDriver - deploying")
+                .matcher(log);
+        if (upgrade.find()) {
+            long before = java.time.Duration.between(java.time.LocalTime.parse(upgrade.group(1)),
+                    java.time.LocalTime.parse(upgrade.group(2))).toMillis();
+            own.merge("own: upgrade", before, Long::sum);
+        }
+        return own;
     }
 
-    private static Floors floors(DockerEngine docker, Path dir, Path trees, List<String> recipes) throws Exception {
+    private static long end(JsonNode phase) {
+        return phase.get("start_ms").asLong() + phase.get("duration_ms").asLong();
+    }
+
+    /** The pauses the recipe's READY_PROBE asks for: {@code tcp:<port>[:<N>]} is N connects one a second (N-1 s). */
+    static long recipeWaits(String readyProbe) {
+        String[] parts = readyProbe.split(":");
+        if (!parts[0].equals("tcp")) {
+            return 0;
+        }
+        int connects = parts.length > 2 ? Integer.parseInt(parts[2]) : 3;
+        return Math.max(0, connects - 1) * 1000L;
+    }
+
+    /**
+     * The floors, in the run's order: deploy (the base when the run upgraded), upgrade, backup,
+     * restore, removal. {@code upgrade}: the run's base release and head commit, if it upgraded.
+     */
+    /** What the run did beyond its deploy: its upgrade (base release, head commit), how long its base ran first, a backup. */
+    private record Plan(Optional<String[]> upgrade, Duration baseAge, boolean backup) {
+    }
+
+    private static Map<String, Long> floors(DockerEngine docker, Path dir, Path trees, List<String> recipes, Plan plan)
+            throws Exception {
+        Optional<String[]> upgrade = plan.upgrade();
+        boolean backup = plan.backup();
         Path runDir = Files.createDirectories(dir);
         RunAbraDir abra = RunAbraDir.create(runDir, Files.createDirectories(dir.resolve("canonical")));
         ChildProcesses processes = new ChildProcesses(Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")));
         SwarmDriver driver = new SwarmDriver(docker, processes, Files.createDirectories(dir.resolve("backups")),
                 abra.canonicalServers(), new DeployPolicy(DeployAllowance.NONE, processes));
         StackTeardown teardown = new StackTeardown(docker.client());
+        RecipeFetch git = new RecipeFetch(processes);
         List<App> apps = new ArrayList<>();
         Set<String> stacks = new java.util.LinkedHashSet<>();
+        Map<String, Long> floors = new LinkedHashMap<>();
         try {
-            for (String recipe : recipes) {
-                App app = driver.newApp(recipe, "i16-floor-" + recipe + ".bench.local", trees.resolve(recipe), abra);
+            // the recipe's own tree copied, so the floor moves its copy (base, then head) and never the run's
+            String recipe = recipes.get(recipes.size() - 1);
+            Path own = Files.createDirectories(dir.resolve("tree"));
+            processes.run(List.of("cp", "-a", trees.resolve(recipe).toString(), own.toString()), null, Map.of(),
+                    Duration.ofMinutes(1)).orThrow();
+            if (upgrade.isPresent()) {
+                git.moveTo(own.resolve(recipe), upgrade.get()[0]);
+            }
+            for (String r : recipes) {
+                App app = driver.newApp(r, "i16-floor-" + r + ".bench.local", r.equals(recipe) ? own.resolve(r) : trees.resolve(r),
+                        abra);
                 apps.add(app);
                 stacks.add(app.stack());
             }
@@ -152,13 +285,30 @@ public final class RunBench {
                 deploy(processes, app);
                 deployFloor += ConvergenceBench.allRunning(docker.http(), t0, Set.of(app.stack()), tasks(docker, app.stack()));
             }
+            floors.put("deploy", deployFloor);
+            App app = apps.get(apps.size() - 1);
+            if (upgrade.isPresent()) {
+                Thread.sleep(plan.baseAge().toMillis());
+                git.moveTo(app.recipeDir(), upgrade.get()[1]);
+                TierFloors.Upgrade upgraded = TierFloors.upgrade(docker, processes, app, tasks(docker, app.stack()));
+                floors.put("upgrade", upgraded.settled());
+                floors.put("upgrade: all running", upgraded.running());
+            }
+            if (backup) {
+                TierFloors.Restic restic = new TierFloors.Restic(docker, processes, app.stack(), dir.resolve("restic"));
+                long init = restic.init();
+                floors.put("restic init", init);
+                // ccci makes the repository while the upgrade's update runs (not in its backup phase) when it upgraded
+                floors.put("backup", restic.backup() + (upgrade.isPresent() ? 0 : init));
+                floors.put("restore", restic.restore());
+            }
             long t1 = System.nanoTime();
             List<String> rm = new ArrayList<>(List.of("docker", "stack", "rm"));
             rm.addAll(stacks);
             processes.run(rm, runDir, Map.of(), Duration.ofMinutes(2)).orThrow();
             awaitGone(docker, stacks, t1);
-            long removalFloor = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t1);
-            return new Floors(deployFloor, removalFloor);
+            floors.put("removal", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t1));
+            return floors;
         } finally {
             for (String stack : stacks) {
                 teardown.teardown(stack);
@@ -204,11 +354,11 @@ public final class RunBench {
         }
     }
 
-    private static long median(List<Round> rounds, java.util.function.ToLongFunction<Round> figure) {
-        return ParallelRunsBench.median(rounds.stream().map(figure::applyAsLong).toList());
-    }
-
-    private static double medianOf(List<Double> values) {
-        return ParallelRunsBench.medianOf(values);
+    private static Map<String, String> orderedMap(String... keysAndValues) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(map);
     }
 }

@@ -36,6 +36,14 @@ public interface AppDriver {
         deploy(app);
     }
 
+    /**
+     * A backup of the app will follow in this run: the driver may get ready for it in the
+     * background (the swarm driver makes the run's restic repository). Optional and invisible
+     * to the app; a backup works without it.
+     */
+    default void prepareBackup(App app) {
+    }
+
     /** A backup of the app's backupbot paths; returns the snapshot id. */
     String backup(App app) throws IOException, InterruptedException;
 

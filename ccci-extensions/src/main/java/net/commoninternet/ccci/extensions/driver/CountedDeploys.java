@@ -57,6 +57,11 @@ public record CountedDeploys(AppDriver driver, RunState state, DeployPolicy poli
     }
 
     @Override
+    public void prepareBackup(App app) {
+        driver.prepareBackup(app);
+    }
+
+    @Override
     public String backup(App app) throws IOException, InterruptedException {
         return driver.backup(app);
     }

@@ -60,7 +60,12 @@ public final class BackupLabels {
 
     /** The stack's services labelled {@code backupbot.backup=true}, by name. */
     public static List<Service> services(DockerClient client, String stack) {
-        return all(client, stack).stream().filter(s -> "true".equalsIgnoreCase(labels(s).get(BACKUP))).toList();
+        return backedUp(all(client, stack));
+    }
+
+    /** Those of {@code services} labelled {@code backupbot.backup=true}, in their order. */
+    public static List<Service> backedUp(List<Service> services) {
+        return services.stream().filter(s -> "true".equalsIgnoreCase(labels(s).get(BACKUP))).toList();
     }
 
     /** Every service of the stack, by name: hooks may be on any of them. */

@@ -8,6 +8,7 @@ import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
 import net.commoninternet.ccci.extensions.deployment.TierOutputs;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.swarm.BackupLabels;
 import net.commoninternet.ccci.extensions.swarm.ConfigVersions;
 import net.commoninternet.ccci.extensions.swarm.DeployedIdentity;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
@@ -58,6 +59,11 @@ public final class UpgradeTier implements TierPlugin {
         // a config edited without a new name: one line naming the bump, before swarm's raw refusal
         ConfigVersions.requireBumped(deployment.docker(), deployment.app(), ComposeConfig.of(deployment.app(), children));
         deployment.driver().upgrade(deployment.app());
+        if (run.tiers().contains(Tier.BACKUP) && !deployment.keys().backupCapable().equals(Optional.of(false))
+                && BackupLabels.capable(deployment.docker().client(), stack)) {
+            // the backup's repository made while swarm rolls the update out (seconds of waiting), not on the backup's path
+            deployment.driver().prepareBackup(deployment.app());
+        }
         SwarmConvergence.Report report = new SwarmConvergence(deployment.docker())
                 .await(stack, DeployTimeout.of(deployment.keys(), deployment.app(), children));
         deployment.outputs().upgrade(new TierOutputs.Upgrade(before, DeployedIdentity.read(deployment.docker().client(), stack)));

@@ -52,6 +52,8 @@ final class BackupBot {
     private final Duration hookTimeout;
     /** One for the bot: it remembers which node's engine runs each container it found (a multi-node swarm). */
     private ContainerExec exec;
+    /** The run's repository once {@code restic init} has made it (or failed to); null until asked for. */
+    private java.util.concurrent.CompletableFuture<Void> repositoryMade;
 
     /** Hooks bounded by the default ({@link RunSettings.HostTrust#DEFAULT_HOOK_TIMEOUT}). */
     BackupBot(DockerEngine docker, ChildProcesses processes, Path backupDir) {
@@ -77,13 +79,16 @@ final class BackupBot {
         if (!converged.converged()) {
             throw new IllegalStateException("backup of " + stack + " refused: the app is not converged: " + converged.describe());
         }
-        List<Service> services = BackupLabels.services(docker.client(), stack);
+        // one list of the stack's services for the whole backup: the hooks' and the backed-up ones (specs do not change in it)
+        List<Service> all = BackupLabels.all(docker.client(), stack);
+        List<Service> services = BackupLabels.backedUp(all);
         if (services.isEmpty()) {
             throw new IllegalStateException(stack + " has no service labelled " + BackupLabels.BACKUP + "=true: nothing to back up.");
         }
-        hooks(stack, BackupLabels.PRE_HOOK);
+        prepareRepository();
+        hooks(all, BackupLabels.PRE_HOOK);
         Map<DockerClient, List<BackupLabels.Place>> byNode = places(services);
-        ensureRepository();
+        awaitRepository();
         List<String> ids = new ArrayList<>();
         List<String> paths = new ArrayList<>();
         for (Map.Entry<DockerClient, List<BackupLabels.Place>> node : byNode.entrySet()) {
@@ -95,7 +100,7 @@ final class BackupBot {
             paths.addAll(held);
         }
         String id = String.join(",", ids);
-        hooks(stack, BackupLabels.POST_HOOK);
+        hooks(all, BackupLabels.POST_HOOK);
         LOG.info("backup of {}: snapshot {} of {}", stack, id, paths);
         return new Snapshot(id, List.copyOf(paths));
     }
@@ -105,9 +110,10 @@ final class BackupBot {
      * {@link ResticContainer} per node, writing only into the volumes it mounts), then runs the post-hooks.
      */
     void restore(String stack, String snapshotId) throws IOException, InterruptedException {
-        hooks(stack, BackupLabels.RESTORE_PRE_HOOK);
+        List<Service> all = BackupLabels.all(docker.client(), stack);
+        hooks(all, BackupLabels.RESTORE_PRE_HOOK);
         // the places again, as the volumes are now: a link the app planted since the backup is refused early, in one line
-        Map<DockerClient, List<BackupLabels.Place>> byNode = places(BackupLabels.services(docker.client(), stack));
+        Map<DockerClient, List<BackupLabels.Place>> byNode = places(BackupLabels.backedUp(all));
         for (Map.Entry<DockerClient, List<BackupLabels.Place>> node : byNode.entrySet()) {
             java.util.Set<String> volumes = volumes(node.getValue());
             for (String id : snapshotId.split(",")) {
@@ -116,7 +122,7 @@ final class BackupBot {
                 orThrow(restic(stack).run(node.getKey(), volumes, true, command, RESTIC_BOUND), "restore", stack);
             }
         }
-        hooks(stack, BackupLabels.RESTORE_POST_HOOK);
+        hooks(all, BackupLabels.RESTORE_POST_HOOK);
         LOG.info("restore of {}: snapshot {} restored", stack, snapshotId);
     }
 
@@ -152,9 +158,9 @@ final class BackupBot {
         return ran.stdout();
     }
 
-    /** The hook {@code label} of every service of the stack that has one, in service-name order. */
-    private void hooks(String stack, String label) throws InterruptedException {
-        for (Service service : BackupLabels.all(docker.client(), stack)) {
+    /** The hook {@code label} of every service of the stack ({@code all}, by name) that has one, in service-name order. */
+    private void hooks(List<Service> all, String label) throws InterruptedException {
+        for (Service service : all) {
             String hook = BackupLabels.labels(service).get(label);
             if (hook != null && !hook.isBlank()) {
                 hook(runningContainer(service), service, label, hook);
@@ -216,7 +222,83 @@ final class BackupBot {
         LOG.info("{} of {} ran", label, service.getSpec().getName());
     }
 
-    private void ensureRepository() throws IOException, InterruptedException {
+    /**
+     * Starts making the run's restic repository (its password file, then {@code restic init} on
+     * the host, in the run's folder: nothing of the app is read) on a thread of its own, once per
+     * bot. {@code restic init} is about 2 s of key derivation on this machine kind: begun while the
+     * run waits on swarm (the upgrade's rolling update), it is off the backup's path. Resource: the
+     * run's backup folder, written by that one thread only; the backup reads it after
+     * {@link #awaitRepository} (the future's completion is the linearization point), and the run's
+     * teardown waits for it ({@link #settle}), so the child never outlives the run.
+     */
+    synchronized void prepareRepository() {
+        if (repositoryMade != null) {
+            return;
+        }
+        repositoryMade = new java.util.concurrent.CompletableFuture<>();
+        Thread init = new Thread(() -> {
+            try {
+                makeRepository();
+                repositoryMade.complete(null);
+            } catch (Exception | Error e) {
+                repositoryMade.completeExceptionally(e);
+            }
+        }, "ccci-restic-init");
+        init.setDaemon(true);
+        init.start();
+    }
+
+    /** The repository made (started now if nobody asked before); its failure as it was thrown. */
+    void awaitRepository() throws IOException, InterruptedException {
+        prepareRepository();
+        java.util.concurrent.CompletableFuture<Void> made;
+        synchronized (this) {
+            made = repositoryMade;
+        }
+        try {
+            made.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            synchronized (this) {
+                if (repositoryMade == made) {
+                    repositoryMade = null; // a later backup tries again
+                }
+            }
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof InterruptedException stopped) {
+                throw stopped;
+            }
+            throw new IllegalStateException("making the run's restic repository failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** Waits (bounded) for a repository still being made, whatever comes of it: for the run's teardown. */
+    void settle() {
+        java.util.concurrent.CompletableFuture<Void> made;
+        synchronized (this) {
+            made = repositoryMade;
+        }
+        if (made == null) {
+            return;
+        }
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (!made.isDone() && System.nanoTime() < deadline) {
+            try {
+                made.get(deadline - System.nanoTime(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void makeRepository() throws IOException, InterruptedException {
         if (Files.exists(repository.resolve("config"))) {
             return;
         }

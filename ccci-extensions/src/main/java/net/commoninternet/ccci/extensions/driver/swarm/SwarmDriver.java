@@ -156,6 +156,12 @@ public final class SwarmDriver implements AppDriver {
         }
     }
 
+    /** The run's restic repository, made on a thread of its own ({@link BackupBot#prepareRepository}). */
+    @Override
+    public void prepareBackup(App app) {
+        backupBot.prepareRepository();
+    }
+
     @Override
     public String backup(App app) throws IOException, InterruptedException {
         return backupBot.backup(app.stack()).id();
@@ -174,6 +180,7 @@ public final class SwarmDriver implements AppDriver {
 
     @Override
     public List<String> remove(String domain) throws IOException {
+        backupBot.settle(); // a repository still being made is done before the run's teardown is
         return new StackTeardown(docker.client()).teardownApp(domain, servers);
     }
 
