@@ -54,6 +54,9 @@ final class ProbeContainer {
     private final CompletableFuture<String> id;
     /** Attached at the first probe; guarded by this. */
     private ProbeShell shell;
+    private int attaches;
+    /** Attaches tried before probes go through an exec. */
+    private static final int ATTACHES = 3;
 
     private ProbeContainer(DockerClient client, String stack, CompletableFuture<String> id) {
         this.client = client;
@@ -125,8 +128,8 @@ final class ProbeContainer {
      */
     Ran run(List<String> command, Duration bound) throws InterruptedException {
         String container = id();
-        if (ProbeShell.fits(command)) {
-            Optional<Ran> ran = shell(container).run(command, bound);
+        for (ProbeShell next = shell(container); ProbeShell.fits(command) && next != null; next = reattach(container, next)) {
+            Optional<Ran> ran = next.run(command, bound);
             if (ran.isPresent()) {
                 return ran.get();
             }
@@ -138,7 +141,22 @@ final class ProbeContainer {
     private synchronized ProbeShell shell(String container) {
         if (shell == null) {
             shell = ProbeShell.attach(client, container);
+            attaches++;
         }
+        return shell;
+    }
+
+    /**
+     * A new attach when {@code ended}'s stream ended before its first command came back (seen when
+     * the attach met the container's start, or the engine's overlay race), at most {@link
+     * #ATTACHES} in all; null: probes go through an exec from here on.
+     */
+    private synchronized ProbeShell reattach(String container, ProbeShell ended) {
+        if (shell != ended || attaches >= ATTACHES || !ended.endedUnused()) {
+            return null;
+        }
+        shell = ProbeShell.attach(client, container);
+        attaches++;
         return shell;
     }
 

@@ -54,6 +54,9 @@ final class ProbeShell implements AutoCloseable {
     private Pending pending;
     private boolean broken;
     private String why;
+    /** Whether any command came back whole; guarded by this. */
+    private boolean used;
+    private final long attached = System.nanoTime();
 
     private ProbeShell(DockerClient client, String container) {
         this.container = container;
@@ -126,6 +129,7 @@ final class ProbeShell implements AutoCloseable {
                 return command1.out.total() + command1.err.total() == 0 ? Optional.empty()
                         : Optional.of(new ProbeContainer.Ran(null, command1.out.text(), command1.err.text()));
             }
+            used = true;
             return Optional.of(new ProbeContainer.Ran(command1.exit, command1.stripped(command1.out),
                     command1.stripped(command1.err)));
         } catch (InterruptedException e) {
@@ -160,8 +164,10 @@ final class ProbeShell implements AutoCloseable {
         broken = true;
         why = reason;
         notifyAll();
-        LOG.info("the probe shell of container {} is not used any more ({}): probes go through an exec",
-                container.substring(0, Math.min(12, container.length())), reason);
+        LOG.info("the probe shell of container {} is not used any more ({}, {} ms after its attach){}",
+                container.substring(0, Math.min(12, container.length())), reason,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - attached),
+                used ? ": probes go through an exec" : "");
         stdin.close();
         stream.closeQuietly();
     }
@@ -175,6 +181,11 @@ final class ProbeShell implements AutoCloseable {
             stream.closeQuietly();
             notifyAll();
         }
+    }
+
+    /** Whether its stream ended before any command came back (then a new attach may serve). */
+    synchronized boolean endedUnused() {
+        return broken && !used && why != null && why.startsWith("its stream ended");
     }
 
     /** Why the shell is not used (null while it is). */

@@ -97,6 +97,7 @@ class ProbeContainerOverlayRaceTest {
                     } finally {
                         leaving.get();
                         probe.awaitStart();
+                        probe.closeShell();
                         new StackTeardown(client).teardown(stack);
                     }
                 }
