@@ -131,10 +131,26 @@ public final class BackupLabels {
      */
     public static Optional<Map.Entry<String, String>> markerPlace(DockerClient client, ContainerExec exec, String stack)
             throws InterruptedException {
+        return markerPlace(client, exec, stack, (container, path) -> exec.sh(container, "test -d " + ContainerExec.quoted(path)).ok());
+    }
+
+    /** One try at a place: true when it is taken (a directory, say); an exec in the container, usually. */
+    @FunctionalInterface
+    public interface PlaceTry {
+        boolean take(String container, String containerPath) throws InterruptedException;
+    }
+
+    /**
+     * As {@link #markerPlace(DockerClient, ContainerExec, String)}, but each place is tried by
+     * {@code tryPlace} (the backup's seeding checks the directory and writes the marker in one
+     * exec): the first place it takes.
+     */
+    public static Optional<Map.Entry<String, String>> markerPlace(DockerClient client, ContainerExec exec, String stack,
+            PlaceTry tryPlace) throws InterruptedException {
         for (Service service : services(client, stack)) {
             String container = exec.runningContainer(service.getSpec().getName());
             for (Place place : places(service, mounts(exec.engineOf(container), container))) {
-                if (exec.sh(container, "test -d '" + place.containerPath() + "'").ok()) {
+                if (tryPlace.take(container, place.containerPath())) {
                     return Optional.of(Map.entry(place.service(), place.containerPath()));
                 }
             }

@@ -38,6 +38,11 @@ public final class ContainerExec {
     /** The engine of the node each container {@link #runningContainer} found runs on. */
     private final Map<String, DockerClient> placed = new ConcurrentHashMap<>();
 
+    /** {@code text} as one single-quoted word of {@code sh}: nothing in it is expanded (a quote inside as {@code '\''}). */
+    public static String quoted(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
+    }
+
     /** @param client the run's engine (a manager): it lists the tasks; execs go to the engine of the task's node */
     public ContainerExec(DockerClient client) {
         this.client = client;

@@ -92,7 +92,7 @@ final class ProbeShell implements AutoCloseable {
     static String line(List<String> command, String nonce) {
         StringBuilder line = new StringBuilder();
         for (String arg : command) {
-            line.append('\'').append(arg.replace("'", "'\\''")).append("' ");
+            line.append(ContainerExec.quoted(arg)).append(' ');
         }
         return line.append("</dev/null; printf '\\n%s %s\\n' ").append(nonce).append(" \"$?\"; printf '\\n%s\\n' ")
                 .append(nonce).append(" >&2\n").toString();

@@ -29,6 +29,8 @@ import org.apiguardian.api.API;
 public final class BackupTier implements TierPlugin {
 
     static final String MARKER = ".ccci-restore-marker";
+    /** The seeding exec's status for a place that is not a directory (the next place is tried). */
+    private static final int NOT_A_DIRECTORY = 3;
 
     @Override
     public Tier tier() {
@@ -69,17 +71,20 @@ public final class BackupTier implements TierPlugin {
     /** A marker in the first backed-up directory; none when the backup holds only files (a dump its pre-hook writes). */
     private static Optional<TierOutputs.Marker> seedMarker(Deployment deployment, String runId) throws InterruptedException {
         ContainerExec exec = deployment.exec();
-        Optional<Map.Entry<String, String>> place = BackupLabels.markerPlace(deployment.docker().client(), exec,
-                deployment.app().stack());
-        if (place.isEmpty()) {
-            return Optional.empty();
-        }
-        String service = place.get().getKey();
-        String markerFile = place.get().getValue() + "/" + MARKER;
         String seeded = "seeded-by-run-" + runId + "-" + System.nanoTime();
-        ContainerExec.Result wrote = exec.sh(exec.runningContainer(service), "printf %s '" + seeded + "' > '" + markerFile + "'");
-        assertThat(wrote.ok()).as("seeding the restore marker in %s: %s", service, wrote.output()).isTrue();
-        return Optional.of(new TierOutputs.Marker(service, markerFile, seeded));
+        // one exec a place: a directory takes the marker at once, anything else is the next place's turn
+        Optional<Map.Entry<String, String>> place = BackupLabels.markerPlace(deployment.docker().client(), exec,
+                deployment.app().stack(), (container, path) -> {
+                    ContainerExec.Result wrote = exec.sh(container, "test -d " + ContainerExec.quoted(path) + " || exit "
+                            + NOT_A_DIRECTORY + "; printf %s " + ContainerExec.quoted(seeded) + " > "
+                            + ContainerExec.quoted(path + "/" + MARKER));
+                    if (wrote.exitCode() == NOT_A_DIRECTORY) {
+                        return false;
+                    }
+                    assertThat(wrote.ok()).as("seeding the restore marker in %s: %s", path, wrote.output()).isTrue();
+                    return true;
+                });
+        return place.map(p -> new TierOutputs.Marker(p.getKey(), p.getValue() + "/" + MARKER, seeded));
     }
 
     /** The recipe's BACKUP_VERIFY probe passes, within 3 tries. */

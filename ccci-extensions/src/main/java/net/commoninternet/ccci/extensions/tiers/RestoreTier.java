@@ -43,13 +43,13 @@ public final class RestoreTier implements TierPlugin {
         if (taken.marker().isPresent()) {
             TierOutputs.Marker marker = taken.marker().get();
             ContainerExec.Result changed = exec.sh(exec.runningContainer(marker.service()),
-                    "printf %s changed-before-restore > '" + marker.file() + "'");
+                    "printf %s changed-before-restore > " + ContainerExec.quoted(marker.file()));
             assertThat(changed.ok()).as("changing the marker before the restore: %s", changed.output()).isTrue();
         }
         deployment.driver().restore(deployment.app(), taken.snapshotId());
         if (taken.marker().isPresent()) {
             TierOutputs.Marker marker = taken.marker().get();
-            deployment.outputs().restoredMarker(exec.sh(exec.runningContainer(marker.service()), "cat '" + marker.file() + "'")
+            deployment.outputs().restoredMarker(exec.sh(exec.runningContainer(marker.service()), "cat " + ContainerExec.quoted(marker.file()))
                     .output());
         }
     }

@@ -17,6 +17,7 @@ import java.util.Optional;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.EngineLists;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.App;
@@ -137,10 +138,18 @@ public final class SwarmDriver implements AppDriver {
 
     /** Empty if the image is on this host or was pulled now; else why it is not, in the engine's words. */
     private Optional<String> whyMissing(String image) throws InterruptedException {
+        if (image.contains("..") || image.contains("?") || image.contains("#")) {
+            return Optional.of("it is not an image reference");
+        }
         try {
-            docker.client().inspectImageCmd(image).exec();
+            // the engine's answer as a tree: docker-java's typed image model costs a cold JVM tens of
+            // milliseconds to bind, on the path to the first deploy
+            EngineLists.get(docker.http(), "/images/" + imagePath(image) + "/json", Map.of());
             return Optional.empty();
-        } catch (com.github.dockerjava.api.exception.NotFoundException e) {
+        } catch (com.github.dockerjava.api.exception.DockerException e) {
+            if (e.getHttpStatus() != 404) {
+                return Optional.of(DockerEngine.engineSays(e));
+            }
             LOG.info("image {} not on this host: pulling", image);
             // closed either way: a pull still streaming when the run closes its engine connection is an ERROR line
             try (var pull = docker.client().pullImageCmd(image).start()) {
@@ -154,6 +163,12 @@ public final class SwarmDriver implements AppDriver {
         } catch (RuntimeException refused) {
             return Optional.of(DockerEngine.engineSays(refused));
         }
+    }
+
+    /** An image reference as the engine's path takes it: its name's slashes, tag and digest as they are, anything else escaped. */
+    static String imagePath(String image) {
+        return java.net.URLEncoder.encode(image, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20")
+                .replace("%2F", "/").replace("%3A", ":").replace("%40", "@");
     }
 
     /** The run's restic repository, made on a thread of its own ({@link BackupBot#prepareRepository}). */
