@@ -3,8 +3,6 @@ package net.commoninternet.ccci.extensions.swarm;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
-import com.github.dockerjava.api.model.Task;
-import com.github.dockerjava.api.model.TaskState;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -54,15 +52,17 @@ public final class ContainerExec {
      * naming the service, or the node ccci cannot reach.
      */
     public String runningContainer(String service) {
-        List<Task> tasks = client.listTasksCmd().withServiceFilter(service).withStateFilter(TaskState.RUNNING).exec();
+        // as a JSON tree (docker-java's typed task model costs a cold JVM tens of ms at a run's first exec)
+        com.fasterxml.jackson.databind.JsonNode tasks = EngineLists.get(EngineLists.http(client), "/tasks",
+                Map.of("service", List.of(service), "desired-state", List.of("running")));
         String unreachable = null;
-        for (Task task : tasks) {
-            String container = task.getStatus() == null || task.getStatus().getContainerStatus() == null ? null
-                    : task.getStatus().getContainerStatus().getContainerID();
-            if (container == null || task.getStatus().getState() != TaskState.RUNNING || task.getNodeId() == null) {
+        for (com.fasterxml.jackson.databind.JsonNode task : tasks) {
+            String container = task.path("Status").path("ContainerStatus").path("ContainerID").asText("");
+            String nodeId = task.path("NodeID").asText("");
+            if (container.isEmpty() || !"running".equals(task.path("Status").path("State").asText()) || nodeId.isEmpty()) {
                 continue;
             }
-            SwarmNodes.Node node = SwarmNodes.node(client, task.getNodeId());
+            SwarmNodes.Node node = SwarmNodes.node(client, nodeId);
             if (node.engine().isPresent()) {
                 placed.put(container, node.engine().get());
                 return container;
