@@ -110,28 +110,28 @@ final class ProbeShell implements AutoCloseable {
         byte[] nonceBytes = new byte[16];
         RANDOM.nextBytes(nonceBytes);
         String nonce = "ccci-" + HexFormat.of().formatHex(nonceBytes);
-        Pending command1 = new Pending(nonce);
-        pending = command1;
+        Pending current = new Pending(nonce);
+        pending = current;
         stdin.write(line(command, nonce).getBytes(StandardCharsets.UTF_8));
         long deadline = System.nanoTime() + bound.toNanos();
         try {
-            while (!command1.done() && !broken) {
+            while (!current.done() && !broken) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     breakWith("its command did not end within " + bound.toSeconds() + " s");
-                    return Optional.of(new ProbeContainer.Ran(null, command1.out.text(), command1.err.text()));
+                    return Optional.of(new ProbeContainer.Ran(null, current.out.text(), current.err.text()));
                 }
                 TimeUnit.NANOSECONDS.timedWait(this, left);
             }
-            if (!command1.done()) {
+            if (!current.done()) {
                 // The stream ended under the command. Nothing of it came back: the probe (a GET, a
                 // connect) goes through an exec instead. Part of it came back: it is not run twice.
-                return command1.out.total() + command1.err.total() == 0 ? Optional.empty()
-                        : Optional.of(new ProbeContainer.Ran(null, command1.out.text(), command1.err.text()));
+                return current.out.total() + current.err.total() == 0 ? Optional.empty()
+                        : Optional.of(new ProbeContainer.Ran(null, current.out.text(), current.err.text()));
             }
             used = true;
-            return Optional.of(new ProbeContainer.Ran(command1.exit, command1.stripped(command1.out),
-                    command1.stripped(command1.err)));
+            return Optional.of(new ProbeContainer.Ran(current.exit, current.stripped(current.out),
+                    current.stripped(current.err)));
         } catch (InterruptedException e) {
             breakWith("a probe was interrupted");
             throw e;
@@ -186,11 +186,6 @@ final class ProbeShell implements AutoCloseable {
     /** Whether its stream ended before any command came back (then a new attach may serve). */
     synchronized boolean endedUnused() {
         return broken && !used && why != null && why.startsWith("its stream ended");
-    }
-
-    /** Why the shell is not used (null while it is). */
-    synchronized String why() {
-        return broken ? why : null;
     }
 
     /** One command's output, each stream until its nonce's line. */
