@@ -195,11 +195,11 @@ final class SettingsReader {
             String recipe = colon < 0 ? "" : entry.substring(0, colon);
             String key = colon < 0 ? "" : entry.substring(colon + 1, equals < 0 ? entry.length() : equals);
             Optional<String> value = equals < 0 ? Optional.empty() : Optional.of(entry.substring(equals + 1));
-            if (!RECIPE_NAME.matcher(recipe).matches() || !DeployAllowance.KEYS.contains(key)
+            if (!RECIPE_NAME.matcher(recipe).matches() || !DeployAllowance.isKey(key)
                     || value.filter(String::isEmpty).isPresent()) {
                 problems.add("'" + printable(entry) + "' in " + line.where() + " is not <recipe>:<key>[=<value>] with"
-                        + " a key of " + String.join(", ", new java.util.TreeSet<>(DeployAllowance.KEYS))
-                        + ": copy the entry the deploy policy's refusal names, for example -D" + DEPLOY_ALLOWANCE
+                        + " a compose key (such as " + String.join(", ", new java.util.TreeSet<>(DeployAllowance.KEYS))
+                        + ", or the key path a refusal names): copy the entry the deploy policy's refusal names, for example -D" + DEPLOY_ALLOWANCE
                         + "=traefik:volumes=/var/run/docker.sock.");
             } else {
                 entries.add(new DeployAllowance.Entry(recipe, key, value));

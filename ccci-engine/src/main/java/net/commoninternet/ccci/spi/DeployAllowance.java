@@ -15,7 +15,7 @@ import org.apiguardian.api.API;
  * {@code /etc/ccci/deploy-allowance}), never by anything in the recipe repository, and every run
  * that has one says so as a warning.
  *
- * <p>An entry names a recipe, a compose key the deploy policy refuses ({@link #KEYS}) and, after
+ * <p>An entry names a recipe, a compose key the deploy policy refuses ({@link #isKey}) and, after
  * {@code =}, the one value it allows (a host path, a capability, a network, a port, a name);
  * without a value it allows every value of that key, which the warning says too.
  */
@@ -26,6 +26,16 @@ public record DeployAllowance(Set<Entry> entries, String source) {
     public static final Set<String> KEYS = Set.of("volumes", "driver", "driver_opts", "cap_add", "devices", "privileged",
             "security_opt", "pid", "ipc", "userns_mode", "network_mode", "cgroup_parent", "cgroupns_mode", "networks",
             "ports", "secrets", "configs", "env_file");
+
+    /**
+     * Whether {@code key} can be one a refusal names: the deploy policy is an allowlist, so any key
+     * of a compose can be refused, by its path within the service or object ({@code logging.driver},
+     * {@code deploy.labels}, {@code networks.proxy.aliases}); {@link #KEYS} are the ones that reach
+     * the host.
+     */
+    public static boolean isKey(String key) {
+        return key.matches("[a-z_]+(\\.[A-Za-z0-9_-]+)*");
+    }
 
     /** No allowance: the deploy policy refuses everything it names. */
     public static final DeployAllowance NONE = new DeployAllowance(Set.of());

@@ -120,6 +120,16 @@ public final class CappedOutput {
                 + " and the last " + kept + " are kept]\n" : "") + new String(last, StandardCharsets.UTF_8);
     }
 
+    /** Whether the stream has ended (its last writer is gone): only then is the text all there is. */
+    public synchronized boolean ended() {
+        return ended;
+    }
+
+    /** Whether anything was left out: the text is not the whole output. */
+    public synchronized boolean cut() {
+        return total > headLength + Math.min(tailWritten, tail.length);
+    }
+
     /** How many bytes the child printed in all. */
     public synchronized long total() {
         return total;

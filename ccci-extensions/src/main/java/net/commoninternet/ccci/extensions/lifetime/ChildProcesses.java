@@ -64,7 +64,7 @@ public final class ChildProcesses {
     private static final int SIGKILL = 9;
     private static final POSIX POSIX = POSIXFactory.getNativePOSIX();
 
-    /** What a finished child left: its exit status and its merged output (capped). */
+    /** What a finished child left: its exit status and its merged output (capped: for logs and messages, never to judge). */
     public record Result(List<String> command, int exitCode, String output) {
         public boolean ok() {
             return exitCode == 0;
@@ -77,6 +77,35 @@ public final class ChildProcesses {
             return this;
         }
     }
+
+    /**
+     * What a finished child printed for a check to judge: its standard output whole (never a cut
+     * copy), its standard error apart and capped (a warning on stderr never mixes into the text a
+     * check parses).
+     */
+    public record Whole(List<String> command, int exitCode, String stdout, String stderr) {
+        public boolean ok() {
+            return exitCode == 0;
+        }
+    }
+
+    /** A child's standard output was larger than the caller judges: it was not read, so nothing of it is judged. */
+    public static final class OutputTooLarge extends IOException {
+        private final long limit;
+
+        OutputTooLarge(List<String> command, long limit) {
+            super(String.join(" ", command) + " printed more than " + limit + " bytes, the most its caller judges");
+            this.limit = limit;
+        }
+
+        /** The bound the output went beyond, in bytes. */
+        public long limit() {
+            return limit;
+        }
+    }
+
+    /** How much of a judged child's standard error is kept (it only explains a failure). */
+    private static final int STDERR_BYTES = 64 << 10;
 
     /** What every child gets of ccci's own environment ({@link ChildEnvironment#FROM_HOST}). */
     private static final Map<String, String> FROM_HOST = ChildEnvironment.fromHost(System.getenv());
@@ -106,9 +135,47 @@ public final class ChildProcesses {
 
     private Result run(List<String> command, Path workDir, Map<String, String> extraEnv, Duration timeout, Path input)
             throws IOException, InterruptedException {
+        Outputs outputs = run(new Call(command, workDir, extraEnv, timeout), input, null);
+        return new Result(List.copyOf(command), outputs.exitCode(), outputs.out().await(DRAIN_GRACE));
+    }
+
+    /**
+     * As {@link #run(List, Path, Map, Duration)}, for output a check judges: the standard output
+     * whole, up to {@code limitBytes}; beyond that the child's output is not judged at all
+     * ({@link OutputTooLarge}), never a head and tail of it (whatever a cut leaves out would pass
+     * unjudged while the child's consumer reads the whole). Standard error apart, capped.
+     */
+    public Whole runWhole(List<String> command, Path workDir, Map<String, String> extraEnv, Duration timeout, int limitBytes)
+            throws IOException, InterruptedException {
+        Outputs outputs = run(new Call(command, workDir, extraEnv, timeout), null, limitBytes);
+        String stdout = outputs.out().await(DRAIN_GRACE);
+        if (outputs.out().cut()) {
+            throw new OutputTooLarge(command, limitBytes);
+        }
+        if (!outputs.out().ended()) {
+            throw new IOException(String.join(" ", command) + " exited, but a process it left holds its output open: what"
+                    + " was read is not the whole output, so nothing of it is judged");
+        }
+        return new Whole(List.copyOf(command), outputs.exitCode(), stdout, outputs.err().await(DRAIN_GRACE));
+    }
+
+    /** A finished child's exit status and its output sinks (err null when merged into out). */
+    private record Outputs(int exitCode, CappedOutput out, CappedOutput err) {
+    }
+
+    /** What a caller asks to run: the command, its folder (null: ccci's), its values and its bound. */
+    private record Call(List<String> command, Path workDir, Map<String, String> extraEnv, Duration timeout) {
+    }
+
+    /** The one place a child runs; {@code wholeLimit} null: stderr merged into a head-and-tail capped stdout. */
+    private Outputs run(Call call, Path input, Integer wholeLimit) throws IOException, InterruptedException {
+        List<String> command = call.command();
+        Path workDir = call.workDir();
+        Map<String, String> extraEnv = call.extraEnv();
+        Duration timeout = call.timeout();
         List<String> argv = new ArrayList<>(List.of(SETPRIV, "--pdeathsig", "KILL", "--", SETSID, "--"));
         argv.addAll(command);
-        ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(wholeLimit == null);
         if (workDir != null) {
             builder.directory(workDir.toFile());
         }
@@ -128,8 +195,11 @@ public final class ChildProcesses {
         boolean killed = false;
         try {
             process.getOutputStream().close();
-            CappedOutput output = CappedOutput.drain(process.getInputStream(), HEAD_BYTES, TAIL_BYTES,
-                    "ccci-child-output-" + group);
+            // whole: one head as large as the bound and no tail, so a longer output shows as cut
+            CappedOutput output = CappedOutput.drain(process.getInputStream(), wholeLimit == null ? HEAD_BYTES : wholeLimit,
+                    wholeLimit == null ? TAIL_BYTES : 0, "ccci-child-output-" + group);
+            CappedOutput errors = wholeLimit == null ? null
+                    : CappedOutput.drain(process.getErrorStream(), STDERR_BYTES, STDERR_BYTES, "ccci-child-errors-" + group);
             boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
             killGroup(group);
             killed = true;
@@ -139,7 +209,7 @@ public final class ChildProcesses {
                 throw new IOException(String.join(" ", command) + " did not finish within " + timeout.toSeconds()
                         + " s: it was killed with everything it started");
             }
-            return new Result(List.copyOf(command), process.exitValue(), output.await(DRAIN_GRACE));
+            return new Outputs(process.exitValue(), output, errors);
         } finally {
             // an interrupt (a stop) or any failure before the kill above: the group goes too
             if (!killed) {

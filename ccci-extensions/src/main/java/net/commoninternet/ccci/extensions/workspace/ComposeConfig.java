@@ -43,26 +43,22 @@ public record ComposeConfig(String text, JsonNode tree) {
      * tree and env as a read before by the same children give that read again: the output of
      * {@code docker stack config} is a function of the compose files, the files they name and the
      * env, so the memo's key is a digest of every file of the recipe's tree (not {@code .git}),
-     * the compose file list and the env. A compose naming an {@code env_file} (which may lie
-     * outside the tree) is read by the CLI every time.
+     * the compose file list and the env (an {@code env_file} is a file of the tree: {@link ComposeFiles}
+     * refuses any other before the CLI opens it). The CLI's output is read whole, at most
+     * {@link ComposeFiles#MAX_BYTES}: a larger one is refused, never judged in part.
      */
     public static ComposeConfig of(App app, ChildProcesses children) throws IOException, InterruptedException {
         List<String> files = app.composeFiles();
         List<String> command = new ArrayList<>(List.of("docker", "stack", "config"));
-        boolean memo = true;
+        // every file inside the tree, read whole, its env_files judged (inside the tree, so the digest covers them),
+        // before the CLI opens any of them
+        ComposeFiles.judged(app);
         for (String file : files) {
-            // COMPOSE_FILE comes with the recipe: /etc/x.yml or ../../x.yml is no file of it
-            Path compose = RecipeTree.inside(app.recipeDir(), file, "COMPOSE_FILE names");
-            if (!Files.isRegularFile(compose)) {
-                throw new IOException("COMPOSE_FILE of " + app.recipe() + " names " + file + ", which the recipe does not"
-                        + " have: fix COMPOSE_FILE in its .env.sample.");
-            }
-            memo &= !Files.readString(compose).contains("env_file");
             command.add("-c");
             command.add(file);
         }
         Map<String, String> env = app.deployEnv();
-        Optional<String> key = memo ? digest(app.recipeDir(), command, env) : Optional.empty();
+        Optional<String> key = digest(app.recipeDir(), command, env);
         if (key.isPresent()) {
             synchronized (READ) {
                 ComposeConfig read = READ.getOrDefault(children, Map.of()).get(key.get());
@@ -71,12 +67,19 @@ public record ComposeConfig(String text, JsonNode tree) {
                 }
             }
         }
-        ChildProcesses.Result config = children.run(command, app.recipeDir(), env, Duration.ofMinutes(1));
+        ChildProcesses.Whole config;
+        try {
+            config = children.runWhole(command, app.recipeDir(), env, Duration.ofMinutes(1), ComposeFiles.MAX_BYTES);
+        } catch (ChildProcesses.OutputTooLarge large) {
+            throw new IllegalStateException(app.recipe() + ": its resolved compose (" + String.join(", ", files) + ", merged and"
+                    + " interpolated) is larger than " + (ComposeFiles.MAX_BYTES >> 20) + " MiB, the most ccci judges (a compose"
+                    + " is judged whole or not at all): shrink the compose or the values it interpolates.");
+        }
         if (!config.ok()) {
             throw new IOException("the compose files of " + app.recipe() + " (" + String.join(", ", files)
-                    + ") do not parse: " + config.output().strip() + " — fix the recipe's compose file.");
+                    + ") do not parse: " + config.stderr().strip() + " — fix the recipe's compose file.");
         }
-        ComposeConfig read = new ComposeConfig(config.output(), RecipeLabels.parse(config.output()));
+        ComposeConfig read = new ComposeConfig(config.stdout(), RecipeLabels.parseWhole(config.stdout()));
         // kept only if nothing the CLI read changed while it read it
         if (key.isPresent() && key.equals(digest(app.recipeDir(), command, env))) {
             synchronized (READ) {
@@ -128,6 +131,76 @@ public record ComposeConfig(String text, JsonNode tree) {
             }
         }
         return Optional.of(java.util.HexFormat.of().formatHex(sha.digest()));
+    }
+
+    /**
+     * The compose a deploy of this judged config gets, as one file: the judged tree with ccci's
+     * default limits on services that set none ({@link ResourceBounds}), without what the deploy must
+     * not read again ({@code env_file}: its values are in {@code environment} already and its path
+     * names the recipe's folder; {@code x-} extension fields, which mean nothing to the engine), at
+     * the compose version that carries {@code pids}, and every {@code $} of a value doubled: the CLI
+     * interpolates what it deploys, and the judged values are final. So the deploy gets exactly what
+     * the policy judged, whatever the files or the env are by then. Returns, for the log, the
+     * services that got ccci's defaults.
+     */
+    public String writeDeployable(Path file) throws IOException {
+        Map<String, Map<String, Object>> defaults = ResourceBounds.missing(tree);
+        JsonNode deployable = ResourceBounds.withDefaults(tree);
+        strip(deployable);
+        String version = deployable.path("version").asText("");
+        if (!version.matches("3\\.(9|\\d\\d+)")) {
+            // the first 3.x schema the CLI validates pids against; the CLI prints the version it read, never none
+            ((com.fasterxml.jackson.databind.node.ObjectNode) deployable).put("version", ResourceBounds.PIDS_VERSION);
+        }
+        Files.writeString(file, RecipeLabels.write(escaped(deployable)), java.nio.charset.StandardCharsets.UTF_8,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE);
+        return ResourceBounds.describe(defaults);
+    }
+
+    /**
+     * Drops the {@code x-} fields where the compose format allows them (the top level, each service,
+     * each network, volume, secret and config: deeper, a key of the recipe's own naming such as an
+     * environment variable may start with {@code x-}) and each service's {@code env_file}.
+     */
+    private static void strip(JsonNode tree) {
+        dropExtensions(tree);
+        for (String kind : List.of("services", "networks", "volumes", "secrets", "configs")) {
+            tree.path(kind).forEach(ComposeConfig::dropExtensions);
+        }
+        tree.path("services").forEach(service -> ((com.fasterxml.jackson.databind.node.ObjectNode) service).remove("env_file"));
+    }
+
+    private static void dropExtensions(JsonNode node) {
+        if (node instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+            List<String> drop = new ArrayList<>();
+            object.fieldNames().forEachRemaining(name -> {
+                if (name.startsWith("x-")) {
+                    drop.add(name);
+                }
+            });
+            object.remove(drop);
+        }
+    }
+
+    /** Every text value with {@code $} doubled, so the deploy's interpolation gives the value back as judged. */
+    private static JsonNode escaped(JsonNode node) {
+        if (node.isTextual()) {
+            return com.fasterxml.jackson.databind.node.TextNode.valueOf(node.asText().replace("$", "$$"));
+        }
+        if (node.isObject()) {
+            com.fasterxml.jackson.databind.node.ObjectNode copy = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                    .objectNode();
+            node.fields().forEachRemaining(e -> copy.set(e.getKey(), escaped(e.getValue())));
+            return copy;
+        }
+        if (node.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode copy = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                    .arrayNode();
+            node.forEach(e -> copy.add(escaped(e)));
+            return copy;
+        }
+        return node;
     }
 
     /** The services in file order: name and definition. */

@@ -18,32 +18,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a recipe's compose may ask of the host: only its own swarm objects. Checked on the final
- * compose ({@link ComposeConfig}: {@code docker stack config} over every {@code COMPOSE_FILE}
- * file, overlays included, interpolated as the deploy will be) before each deploy and before the
- * app's secrets are made, so a refused recipe leaves nothing on the engine.
+ * What a recipe's compose may ask of the host: only its own swarm objects. The compose comes with
+ * the pull request under test, and ccci runs as root with the Docker socket, so the policy is an
+ * allowlist ({@link ComposeAllowlist}): every key of the final compose, at every level, must be one
+ * ccci knows to be safe, with a value it accepts; anything else is refused in one sentence naming
+ * the service, the key and the fix (or the operator's allowance). It judges the final compose
+ * whole ({@link ComposeConfig}: {@code docker stack config} over every {@code COMPOSE_FILE} file,
+ * overlays included, interpolated as the deploy is; the files themselves read whole and their
+ * env_files judged before the CLI opens them, {@link ComposeFiles}), before each deploy and before
+ * the app's secrets are made, so a refused recipe leaves nothing on the engine; and the swarm
+ * driver deploys exactly what was judged ({@code ComposeConfig#deployable}).
  *
- * <p>The compose comes with the pull request under test, and ccci runs as root with the Docker
- * socket: a bind mount of {@code /var/run/docker.sock} or {@code /}, a volume whose
- * {@code driver_opts} bind {@code /etc}, {@code cap_add: [SYS_ADMIN]}, the {@code host} network,
- * a published port, a secret made from {@code /etc/shadow} or another stack's secret would each
- * hand the host to the PR (each checked on this engine: see docs/security.md). Refused, each in
- * one sentence naming the service, the key and the fix:
- * <ul>
- *   <li>services: any bind or npipe mount; {@code cap_add}; {@code devices}, {@code privileged},
- *       {@code security_opt}, the {@code pid}/{@code ipc}/{@code userns} namespaces,
- *       {@code network_mode}, {@code cgroup_parent}, {@code cgroupns_mode} (swarm ignores most of
- *       them today; a recipe that asks for them asks for the host); {@code ports} (they listen on
- *       the host; recipes are reached through the {@code proxy} network); an {@code env_file}
- *       outside the recipe's tree;
- *   <li>top-level: a secret's or config's {@code file} outside the tree (its real path);
- *       an external secret or config whose name is not the stack's own ({@code <stack>_...}, what
- *       this run makes); any object renamed ({@code name:}) outside the stack's namespace (it would
- *       reuse, relabel and at teardown delete another stack's object); a volume with a
- *       {@code driver} or {@code driver_opts}; an external volume; an external network other than
- *       {@code proxy}, or a network driver other than overlay.
- * </ul>
- * An operator's allowance ({@link DeployAllowance}, {@code -Dccci.deploy-allowance}) lets one
+ * <p>An operator's allowance ({@link DeployAllowance}, {@code -Dccci.deploy-allowance}) lets one
  * recipe one key and value; each use is logged as a warning.
  */
 @API(status = API.Status.INTERNAL)
@@ -51,9 +37,6 @@ public final class DeployPolicy {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeployPolicy.class);
 
-    /** Service keys that ask for the host itself, whatever their value. */
-    private static final List<String> HOST_KEYS = List.of("devices", "privileged", "security_opt", "pid", "ipc",
-            "userns_mode", "network_mode", "cgroup_parent", "cgroupns_mode");
     /** The one external network a recipe may join: the proxy's. */
     static final String PROXY_NETWORK = "proxy";
 
@@ -120,143 +103,34 @@ public final class DeployPolicy {
         }
     }
 
-    /** One thing the compose asks of the host. */
-    record Finding(String where, String key, String value, String what, String fix) {
+    /**
+     * One thing of the compose ccci refuses: at {@code where} (a service, a network, ...), the key
+     * {@code key} (its path within it, which the operator's allowance names) with {@code value};
+     * the sentence says {@code what} it does, {@code why} that is refused, and the {@code fix}.
+     */
+    record Finding(String where, String key, String value, Reason reason) {
+
+        /** What the value does, why that is refused, and the fix, as the sentence says them. */
+        record Reason(String what, String why, String fix) {
+        }
+
+        String what() {
+            return reason.what();
+        }
 
         String refusal(String recipe) {
-            return recipe + ": " + where + " " + what + " " + value + " (" + key + "), which reaches the host beyond"
-                    + " the run's own swarm objects: " + fix + " If this host's operator trusts " + recipe + " with it,"
-                    + " run with -Dccci.deploy-allowance=" + recipe + ":" + key + "=" + value + ".";
+            String what = reason.what();
+            String why = reason.why();
+            String fix = reason.fix();
+            // a value with a comma cannot be one entry of -Dccci.deploy-allowance's list: the key alone, then
+            String entry = recipe + ":" + key + (value.contains(",") || value.isEmpty() ? "" : "=" + value);
+            return recipe + ": " + where + " " + what + " " + value + " (" + key + "), which " + why + ": " + fix
+                    + " If this host's operator trusts " + recipe + " with it, run with -Dccci.deploy-allowance=" + entry + ".";
         }
     }
 
-    /** Everything the final compose asks of the host, in file order. */
+    /** Everything of the final compose ccci refuses, in file order. */
     static List<Finding> findings(App app, JsonNode tree) throws IOException {
-        Path root = app.recipeDir().toRealPath();
-        Path base = root.resolve(app.composeFiles().get(0)).normalize().getParent();
-        String own = app.stack() + "_";
-        List<Finding> found = new ArrayList<>();
-        for (Map.Entry<String, JsonNode> service : RecipeLabels.services(tree)) {
-            services(service.getKey(), service.getValue(), root, base, found);
-        }
-        for (String kind : List.of("secrets", "configs")) {
-            for (Map.Entry<String, JsonNode> e : fields(tree.path(kind))) {
-                String where = kind.substring(0, kind.length() - 1) + " " + e.getKey();
-                JsonNode object = e.getValue();
-                String name = object.path("name").asText("");
-                String file = object.path("file").asText("");
-                if (object.path("external").asBoolean(false)) {
-                    if (!name.startsWith(own)) {
-                        found.add(new Finding(where, kind, name, "is the external object",
-                                "a run mounts only the " + kind + " it makes itself, named " + own + "...; let the"
-                                        + " recipe's env make this one."));
-                    }
-                } else if (!file.isEmpty() && !inside(root, base.resolve(file))) {
-                    found.add(new Finding(where, kind, file, "is made from the file",
-                            "a recipe's " + kind + " are made from files of its own tree; move the file into the recipe."));
-                } else {
-                    renamed(where, kind, name, own, found);
-                }
-            }
-        }
-        for (Map.Entry<String, JsonNode> e : fields(tree.path("volumes"))) {
-            String where = "volume " + e.getKey();
-            JsonNode volume = e.getValue();
-            String driver = volume.path("driver").asText("");
-            if (volume.path("external").asBoolean(false)) {
-                found.add(new Finding(where, "volumes", volume.path("name").asText(e.getKey()), "is the external volume",
-                        "a run uses only the volumes its stack makes; drop external: true."));
-            } else if (!driver.isEmpty() && !driver.equals("local")) {
-                found.add(new Finding(where, "driver", driver, "uses the volume driver",
-                        "a recipe's volumes are plain local volumes; drop the driver."));
-            } else if (volume.path("driver_opts").size() > 0) {
-                found.add(new Finding(where, "driver_opts", volume.path("driver_opts").toString(), "has the driver_opts",
-                        "driver_opts can bind any host folder (device: /etc); drop them."));
-            } else {
-                renamed(where, "volumes", volume.path("name").asText(""), own, found);
-            }
-        }
-        for (Map.Entry<String, JsonNode> e : fields(tree.path("networks"))) {
-            String where = "network " + e.getKey();
-            JsonNode network = e.getValue();
-            String name = network.path("name").asText(e.getKey());
-            String driver = network.path("driver").asText("");
-            if (network.path("external").asBoolean(false)) {
-                if (!name.equals(PROXY_NETWORK)) {
-                    found.add(new Finding(where, "networks", name, "is the external network",
-                            "a recipe joins no external network but " + PROXY_NETWORK + "; use a network of its own."));
-                }
-            } else if (!driver.isEmpty() && !driver.equals("overlay")) {
-                found.add(new Finding(where, "networks", "driver:" + driver, "uses the network",
-                        "a recipe's networks are overlay networks of its stack; drop the driver."));
-            } else {
-                renamed(where, "networks", network.path("name").asText(""), own, found);
-            }
-        }
-        return found;
-    }
-
-    private static void services(String name, JsonNode service, Path root, Path base, List<Finding> found) {
-        String where = "service " + name;
-        for (JsonNode mount : service.path("volumes")) {
-            String type = mount.path("type").asText("");
-            if (type.equals("bind") || type.equals("npipe")) {
-                found.add(new Finding(where, "volumes", mount.path("source").asText(""), "mounts the host path",
-                        "a recipe keeps its data in volumes of its own and its files in configs; replace the bind mount."));
-            }
-        }
-        for (JsonNode cap : service.path("cap_add")) {
-            String normal = cap.asText().toUpperCase(Locale.ROOT).replaceFirst("^CAP_", "");
-            found.add(new Finding(where, "cap_add", normal, "adds the capability",
-                    "containers run with Docker's default capabilities; drop cap_add."));
-        }
-        for (String key : HOST_KEYS) {
-            JsonNode value = service.get(key);
-            if (value != null && !value.isNull() && !(value.isBoolean() && !value.asBoolean())) {
-                found.add(new Finding(where, key, value.isValueNode() ? value.asText() : value.toString(), "sets",
-                        "swarm gives a service none of the host's devices, namespaces or security options; drop " + key + "."));
-            }
-        }
-        for (JsonNode port : service.path("ports")) {
-            String published = port.path("published").asText(port.path("target").asText(port.asText()));
-            found.add(new Finding(where, "ports", published, "publishes the port",
-                    "recipes publish no ports, they are reached through the " + PROXY_NETWORK + " network and their"
-                            + " traefik labels; drop ports."));
-        }
-        for (JsonNode envFile : service.path("env_file")) {
-            String file = envFile.isValueNode() ? envFile.asText() : envFile.path("path").asText();
-            if (!inside(root, base.resolve(file))) {
-                found.add(new Finding(where, "env_file", file, "reads the env file",
-                        "an env_file is read from the recipe's own tree; move it into the recipe or use environment."));
-            }
-        }
-    }
-
-    /** A non-external object renamed outside the stack's namespace would take over another stack's object of that name. */
-    private static void renamed(String where, String key, String name, String own, List<Finding> found) {
-        if (!name.isEmpty() && !name.startsWith(own)) {
-            found.add(new Finding(where, key, name, "is named",
-                    "a name outside the stack's own (" + own + "...) reuses, relabels and at teardown removes another"
-                            + " stack's object; name it ${STACK_NAME}_<name>."));
-        }
-    }
-
-    /** Whether {@code file}, once every link in it is followed, is inside {@code root} (the tree's real path). */
-    private static boolean inside(Path root, Path file) {
-        Path normal = file.normalize();
-        if (!normal.startsWith(root)) {
-            return false;
-        }
-        try {
-            return !Files.exists(normal) || normal.toRealPath().startsWith(root);
-        } catch (IOException unreadable) {
-            return false;
-        }
-    }
-
-    private static Iterable<Map.Entry<String, JsonNode>> fields(JsonNode node) {
-        List<Map.Entry<String, JsonNode>> out = new ArrayList<>();
-        node.fields().forEachRemaining(out::add);
-        return out;
+        return ComposeAllowlist.findings(new ComposeJudging(app, tree));
     }
 }

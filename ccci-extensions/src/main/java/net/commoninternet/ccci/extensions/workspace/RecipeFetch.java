@@ -95,7 +95,7 @@ public final class RecipeFetch {
             RecipeTree.requireSelfContained(target);
         }
         // HEAD and the tags in one git process: "<id> HEAD" first, then "<id> refs/tags/<tag>" each
-        List<String> refs = git(target, "show-ref", "--head", "--tags").output().lines().toList();
+        List<String> refs = listing(target, "show-ref", "--head", "--tags").lines().toList();
         String commit = refs.get(0).endsWith(" HEAD") ? refs.get(0).substring(0, refs.get(0).indexOf(' ')) : "";
         if (!commit.matches("[0-9a-f]{40}")) {
             throw new IOException("the recipe tree " + target + " has no HEAD commit (git show-ref: " + refs + ")");
@@ -132,7 +132,7 @@ public final class RecipeFetch {
      */
     public List<String> lightweightReleaseTags(Path dir) throws IOException, InterruptedException {
         List<String> lightweight = new ArrayList<>();
-        for (String line : git(dir, "for-each-ref", "--format=%(objecttype) %(refname:short)", "refs/tags").output().lines()
+        for (String line : listing(dir, "for-each-ref", "--format=%(objecttype) %(refname:short)", "refs/tags").lines()
                 .toList()) {
             String[] typeAndTag = line.strip().split(" ", 2);
             if (typeAndTag.length == 2 && typeAndTag[0].equals("commit") && RecipeVersion.parse(typeAndTag[1]).isPresent()) {
@@ -160,10 +160,10 @@ public final class RecipeFetch {
         RecipeTree.requireSelfContained(dir);
     }
 
-    /** The file at {@code ref} without checking it out, or empty if it does not exist there. */
+    /** The file at {@code ref} without checking it out (whole: what reads it judges it), or empty if it does not exist there. */
     Optional<String> show(Path dir, String ref, String file) throws IOException, InterruptedException {
-        ChildProcesses.Result result = processes.run(command(dir, "show", ref + ":" + file), null);
-        return result.ok() ? Optional.of(result.output()) : Optional.empty();
+        ChildProcesses.Whole result = whole(dir, "show", ref + ":" + file);
+        return result.ok() ? Optional.of(result.stdout()) : Optional.empty();
     }
 
     /**
@@ -177,7 +177,7 @@ public final class RecipeFetch {
         Optional<RecipeVersion> atHead = releaseAtHead(tree);
         List<RecipeVersion> candidates = atHead.isPresent()
                 ? tree.releases().stream().filter(v -> v.compareTo(atHead.get()) < 0 && !v.samePrecedence(atHead.get())).toList()
-                : releases(git(tree.dir(), "tag", "--merged", tree.commit()).output());
+                : releases(listing(tree.dir(), "tag", "--merged", tree.commit()));
         return newestPreferringStable(candidates);
     }
 
@@ -192,7 +192,7 @@ public final class RecipeFetch {
 
     /** The newest release tag on the head commit, if the head is a release. */
     Optional<RecipeVersion> releaseAtHead(Fetched tree) throws IOException, InterruptedException {
-        return releases(git(tree.dir(), "tag", "--points-at", tree.commit()).output()).stream().max(RecipeVersion::compareTo);
+        return releases(listing(tree.dir(), "tag", "--points-at", tree.commit())).stream().max(RecipeVersion::compareTo);
     }
 
     private void materialize(Path versions, Path target) throws IOException, InterruptedException {
@@ -264,6 +264,32 @@ public final class RecipeFetch {
 
     private ChildProcesses.Result git(Path repo, String... args) throws IOException, InterruptedException {
         return processes.run(command(repo, args), null).orThrow();
+    }
+
+    /** The most of a git listing ccci reads (a repository's tags, a file at a ref): beyond it, the recipe is refused. */
+    static final int LISTING_BYTES = 4 << 20;
+
+    /**
+     * A listing git prints, whole: what reads it judges it (a lightweight release tag, the releases to
+     * upgrade from), so a cut copy would let the tags in its middle pass unjudged.
+     */
+    private String listing(Path repo, String... args) throws IOException, InterruptedException {
+        ChildProcesses.Whole result = whole(repo, args);
+        if (!result.ok()) {
+            throw new IOException("git " + String.join(" ", args) + " in " + repo.getFileName() + " exited " + result.exitCode()
+                    + ": " + result.stderr().strip());
+        }
+        return result.stdout();
+    }
+
+    private ChildProcesses.Whole whole(Path repo, String... args) throws IOException, InterruptedException {
+        try {
+            return processes.runWhole(command(repo, args), null, Map.of(), java.time.Duration.ofMinutes(5), LISTING_BYTES);
+        } catch (ChildProcesses.OutputTooLarge large) {
+            throw new IllegalStateException("the recipe in " + repo.getFileName() + ": git " + args[0] + " printed more than "
+                    + (LISTING_BYTES >> 20) + " MiB, the most ccci reads of a repository's listing or file (it judges them"
+                    + " whole or not at all): prune the repository's tags, or shrink the file.");
+        }
     }
 
     private static List<String> command(Path repo, String... args) {

@@ -35,9 +35,29 @@ public final class RecipeLabels {
     private RecipeLabels() {
     }
 
+    /** The resolved compose's reader: it parses up to the whole of what ccci judges ({@link ComposeFiles#MAX_BYTES}). */
+    private static final ObjectMapper WHOLE = new ObjectMapper(YAMLFactory.builder()
+            .loaderOptions(codePoints(ComposeFiles.MAX_BYTES + 1)).build());
+
+    private static org.yaml.snakeyaml.LoaderOptions codePoints(int limit) {
+        org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+        options.setCodePointLimit(limit);
+        return options;
+    }
+
     /** A compose file's text, parsed. */
     public static JsonNode parse(String compose) throws IOException {
         return YAML.readTree(compose);
+    }
+
+    /** A compose tree as YAML the docker CLI reads. */
+    static String write(JsonNode compose) throws IOException {
+        return YAML.writeValueAsString(compose);
+    }
+
+    /** The resolved compose's text, parsed whole (SnakeYAML's default stops at 3 MiB). */
+    static JsonNode parseWhole(String compose) throws IOException {
+        return WHOLE.readTree(compose);
     }
 
     /** A service's {@code deploy.labels}, list or map form, as a map (list form: split at the first '='). */

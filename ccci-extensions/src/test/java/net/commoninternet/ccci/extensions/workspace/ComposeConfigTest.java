@@ -1,11 +1,13 @@
 package net.commoninternet.ccci.extensions.workspace;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import org.junit.jupiter.api.BeforeEach;
@@ -89,14 +91,66 @@ class ComposeConfigTest {
     }
 
     @Test
-    void aComposeNamingAnEnvFileIsReadEveryTime() throws Exception {
-        Path outside = Files.writeString(dir.resolve("outside.env"), "NOTE=a\n");
+    void aChangedEnvFileOfTheTreeIsReadAgain() throws Exception {
+        Path envFile = Files.writeString(app.recipeDir().resolve("app.env"), "NOTE=a\n");
         Files.writeString(app.recipeDir().resolve("compose.yml"), "services:\n  app:\n    image: nginx:${TAG}\n"
-                + "    env_file: [" + outside + "]\n");
+                + "    env_file: [app.env]\n");
         ComposeConfig.of(app, children);
-        Files.writeString(outside, "NOTE=b\n");
+        Files.writeString(envFile, "NOTE=b\n");
 
         assertThat(ComposeConfig.of(app, children).text()).contains("NOTE: b");
         assertThat(cliCalls()).isEqualTo(2);
+    }
+
+    /**
+     * The CLI opens an env_file as it resolves the compose, before any check sees the result, and
+     * quotes its lines in its errors: a host file is refused before any docker CLI runs.
+     */
+    @Test
+    void anEnvFileOutsideTheTreeIsRefusedBeforeTheCliOpensIt() throws Exception {
+        Path outside = Files.writeString(dir.resolve("outside.env"), "not an env line: the host's own\n");
+        for (String envFile : List.of(outside.toString(), "../outside.env", "${HOME}/x.env", "link.env")) {
+            Files.deleteIfExists(app.recipeDir().resolve("link.env"));
+            Files.createSymbolicLink(app.recipeDir().resolve("link.env"), outside);
+            // in a merge key's anchor, as a long-form entry: the CLI expands both
+            Files.writeString(app.recipeDir().resolve("compose.yml"), "x-env: &env\n  env_file: [{path: '" + envFile
+                    + "', required: true}]\nservices:\n  app:\n    <<: *env\n    image: nginx:${TAG}\n");
+
+            assertThatThrownBy(() -> ComposeConfig.of(app, children)).as(envFile).hasMessageStartingWith("memo: x-env.env_file"
+                    + " reads the env file " + envFile + " (env_file), which is").hasMessageNotContaining("the host's own");
+        }
+        assertThat(cliCalls()).isZero();
+    }
+
+    /**
+     * A compose is judged whole: a hostile service in the middle of a resolved compose larger than
+     * a child's capped output (its first and last MiB) is seen and refused, where a cut copy lost it
+     * and still parsed (the cut falls inside two block scalars of the same indentation).
+     */
+    @Test
+    void aHostileServiceWhereACutWouldFallIsJudged() throws Exception {
+        String filler = "          " + "f".repeat(100) + "\n";
+        String pad = "    environment:\n      PAD: |\n" + filler.repeat((int) (1.5 * ChildProcesses.HEAD_BYTES / filler.length()));
+        Files.writeString(app.recipeDir().resolve("compose.yml"), "services:\n  pad1:\n    image: nginx:${TAG}\n" + pad
+                + "  evil:\n    image: nginx:${TAG}\n    volumes: [\"/:/host\"]\n"
+                + "  pad2:\n    image: nginx:${TAG}\n" + pad);
+
+        ComposeConfig whole = ComposeConfig.of(app, children);
+        assertThat(whole.text().length()).isGreaterThan(ChildProcesses.HEAD_BYTES + ChildProcesses.TAIL_BYTES);
+        assertThatThrownBy(() -> new DeployPolicy(net.commoninternet.ccci.spi.DeployAllowance.NONE, children).check(app))
+                .hasMessageStartingWith("memo: service evil mounts the host path / (volumes)");
+    }
+
+    @Test
+    void aResolvedComposeLargerThanTheBoundIsRefusedNotJudgedInPart() throws Exception {
+        String filler = "          " + "f".repeat(100) + "\n";
+        String pad = "    environment:\n      PAD: |\n" + filler.repeat((int) (0.6 * ComposeFiles.MAX_BYTES / filler.length()));
+        Files.writeString(app.recipeDir().resolve("compose.yml"), "services:\n  pad1:\n    image: nginx:${TAG}\n" + pad);
+        Files.writeString(app.recipeDir().resolve("more.yml"), "services:\n  pad2:\n    image: nginx:${TAG}\n" + pad);
+        EnvFile.read(app.envFile()).set("COMPOSE_FILE", "compose.yml:more.yml").write(app.envFile());
+
+        assertThatThrownBy(() -> ComposeConfig.of(app, children)).hasMessage("memo: its resolved compose (compose.yml,"
+                + " more.yml, merged and interpolated) is larger than 4 MiB, the most ccci judges (a compose is judged whole or"
+                + " not at all): shrink the compose or the values it interpolates.");
     }
 }

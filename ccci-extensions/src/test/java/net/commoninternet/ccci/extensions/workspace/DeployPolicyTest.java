@@ -168,4 +168,33 @@ class DeployPolicyTest {
                 .extracting(DeployPolicy.Finding::key, DeployPolicy.Finding::value)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("volumes", "/"));
     }
+
+    /** Every version of every bundled recipe is of the keys and values ccci knows: the allowlist refuses none of them. */
+    @Test
+    void everyBundledRecipeAtEveryVersionPassesTheAllowlist() throws Exception {
+        Path bundled = Path.of("..", "recipe-suites", "recipes").toRealPath();
+        List<Path> versions;
+        try (var walk = Files.list(bundled)) {
+            versions = walk.flatMap(recipe -> {
+                try {
+                    return Files.list(recipe.resolve("versions"));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).sorted().toList();
+        }
+        assertThat(versions).hasSizeGreaterThanOrEqualTo(10);
+        for (Path version : versions) {
+            String recipe = version.getParent().getParent().getFileName().toString();
+            Path tree = dir.resolve(recipe + "-" + version.getFileName());
+            RecipeFetch.copyTree(version, tree);
+            String domain = recipe.substring(0, Math.min(4, recipe.length())) + "-abc123.ci.example.org";
+            Path envFile = dir.resolve("servers/default/" + domain + ".env");
+            Files.createDirectories(envFile.getParent());
+            EnvFile.read(tree.resolve(".env.sample")).replaceText(recipe + ".example.com", domain).set("DOMAIN", domain)
+                    .write(envFile);
+            App app = new App(recipe, domain, tree, envFile, Map.of());
+            assertThat(DeployPolicy.findings(app, ComposeConfig.of(app, children).tree())).as(version.toString()).isEmpty();
+        }
+    }
 }

@@ -96,17 +96,36 @@ public final class SwarmDriver implements AppDriver {
         return new App(recipe, domain, recipeDir, file, Map.copyOf(secrets));
     }
 
-    /** One deploy of the app's checked-out tree (what {@code abra app deploy -C -c} does). */
+    /**
+     * One deploy of the app's checked-out tree (what {@code abra app deploy -C -c} does), of exactly
+     * the compose the run's policy judged ({@link ComposeConfig#writeDeployable}: its defaults added,
+     * nothing left to interpolate), written next to the app's env file for the CLI and removed after.
+     */
     @Override
     public void deploy(App app) throws IOException, InterruptedException {
-        List<String> command = deployCommand(app);
-        Map<String, String> env = app.deployEnv();
-        requireImages(app);
-        LOG.info("deploying {} ({})", app.stack(), String.join(" ", command.subList(3, command.size())));
-        processes.run(command, app.recipeDir(), env, Duration.ofMinutes(5)).orThrow();
+        ComposeConfig compose = policy.check(app);
+        requireImages(compose);
+        Path deployable = app.envFile().resolveSibling(app.domain() + ".deploy.yml");
+        try {
+            String defaults = compose.writeDeployable(deployable);
+            if (!defaults.isEmpty()) {
+                LOG.info("ccci's default limits for the services that set none: {}", defaults);
+            }
+            List<String> command = List.of("docker", "stack", "deploy", "--prune", "--detach=true", "--resolve-image", "never",
+                    "-c", deployable.toString(), app.stack());
+            LOG.info("deploying {} (the judged compose of {})", app.stack(), String.join(", ", app.composeFiles()));
+            // nothing to interpolate: the judged values are final, so the CLI gets no env of the recipe's
+            processes.run(command, deployable.getParent(), Map.of(), Duration.ofMinutes(5)).orThrow();
+        } finally {
+            Files.deleteIfExists(deployable);
+        }
     }
 
-    /** The command line of one deploy of the app, run in its recipe tree with its {@link App#deployEnv()}. */
+    /**
+     * The command line of a deploy of the app as a person would run it from the recipe's files (in
+     * its tree, with its {@link App#deployEnv()}): the engine-only floor the benchmarks time a run's
+     * deploy against.
+     */
     public static List<String> deployCommand(App app) throws IOException {
         List<String> command = new ArrayList<>(List.of("docker", "stack", "deploy", "--prune", "--detach=true",
                 "--resolve-image", "never"));
@@ -120,12 +139,10 @@ public final class SwarmDriver implements AppDriver {
 
     /**
      * Every image the app's final compose config names is on this host, or pulled now; else one
-     * sentence naming the image. Reading the config ({@link ComposeConfig}: merged and
-     * interpolated, as the deploy will see it) also stops a compose file that does not parse
-     * before anything is deployed.
+     * sentence naming the image.
      */
-    void requireImages(App app) throws IOException, InterruptedException {
-        for (Map.Entry<String, JsonNode> service : ComposeConfig.of(app, processes).services()) {
+    void requireImages(ComposeConfig compose) throws InterruptedException {
+        for (Map.Entry<String, JsonNode> service : compose.services()) {
             String image = service.getValue().path("image").asText("");
             Optional<String> missing = image.isEmpty() ? Optional.empty() : whyMissing(image);
             if (missing.isPresent()) {

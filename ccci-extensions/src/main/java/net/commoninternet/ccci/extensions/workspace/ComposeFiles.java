@@ -1,0 +1,145 @@
+package net.commoninternet.ccci.extensions.workspace;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * The compose files as the recipe wrote them, judged before any child process opens a file they
+ * name. {@code docker stack config} opens and parses every {@code env_file} a compose names (as
+ * root, while it resolves the compose, before any check of ccci's sees the result) and quotes the
+ * file's lines in its errors: {@code env_file: [/etc/shadow]} would be read, and printed, by the
+ * very step that resolves the compose for the deploy policy. So each {@code COMPOSE_FILE} entry is
+ * read whole (at most {@link #MAX_BYTES}; a larger one is refused, never judged in part), parsed
+ * here the way the CLI's YAML parser reads it (anchors, aliases and merge keys expanded; a
+ * duplicate key, which the CLI refuses too, is refused), and every {@code env_file} key, at any
+ * depth, must name literal files inside the recipe's tree, links followed.
+ *
+ * <p>A path with {@code $} is refused: the CLI would interpolate it after this check, so only a
+ * literal path can be judged before the CLI opens it. Secrets' and configs' {@code file}s are not
+ * opened by {@code docker stack config} (only the deploy reads them): the deploy policy judges them
+ * on the resolved compose, before the deploy.
+ */
+final class ComposeFiles {
+
+    /** The most ccci reads of one compose file, and of the resolved compose: beyond it a recipe is refused. */
+    static final int MAX_BYTES = 4 << 20;
+    /** The most of an env_file the docker CLI is let open. */
+    static final long MAX_ENV_FILE_BYTES = 1 << 20;
+
+    private ComposeFiles() {
+    }
+
+    /**
+     * The app's compose files, each inside the tree, read whole and its env_files judged; else one
+     * sentence naming the file and the fix. Returns the files as {@code COMPOSE_FILE} lists them.
+     */
+    static List<Path> judged(App app) throws IOException {
+        List<Path> files = new ArrayList<>();
+        Path root = app.recipeDir().toRealPath();
+        List<String> names = app.composeFiles();
+        // the CLI resolves relative paths against the first file's folder
+        Path base = RecipeTree.inside(root, names.get(0), "COMPOSE_FILE names").getParent();
+        for (String name : names) {
+            // COMPOSE_FILE comes with the recipe: /etc/x.yml or ../../x.yml is no file of it
+            Path compose = RecipeTree.inside(root, name, "COMPOSE_FILE names");
+            if (!Files.isRegularFile(compose)) {
+                throw new IOException("COMPOSE_FILE of " + app.recipe() + " names " + name + ", which the recipe does not"
+                        + " have: fix COMPOSE_FILE in its .env.sample.");
+            }
+            if (Files.size(compose) > MAX_BYTES) {
+                throw new IllegalStateException(app.recipe() + ": " + name + " is " + Files.size(compose) + " bytes, more than"
+                        + " the " + (MAX_BYTES >> 20) + " MiB ccci judges of a compose file (it judges a compose whole or not"
+                        + " at all): split or shrink it.");
+            }
+            for (Object document : documents(app.recipe(), name, compose)) {
+                envFiles(app.recipe(), document, List.of(), root, base);
+            }
+            files.add(compose);
+        }
+        return List.copyOf(files);
+    }
+
+    private static Iterable<Object> documents(String recipe, String name, Path compose) throws IOException {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        options.setAllowRecursiveKeys(false);
+        options.setCodePointLimit(MAX_BYTES + 1);
+        Yaml yaml = new Yaml(new SafeConstructor(options));
+        List<Object> documents = new ArrayList<>();
+        try (InputStream in = Files.newInputStream(compose, LinkOption.NOFOLLOW_LINKS)) {
+            yaml.loadAll(in).forEach(documents::add);
+        } catch (YAMLException e) {
+            throw new IOException("the compose file " + name + " of " + recipe + " does not parse as YAML ("
+                    + firstLine(e.getMessage()) + "): fix the recipe's compose file.");
+        }
+        return documents;
+    }
+
+    /**
+     * Every {@code env_file} in the tree of one document, at any depth (an extension field merged
+     * into a service is expanded here as the CLI expands it): its entries must be literal files of
+     * the recipe. {@code where} names the place for the sentence: {@code service app}, or the path.
+     */
+    private static void envFiles(String recipe, Object node, List<String> path, Path root, Path base) throws IOException {
+        if (node instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                List<String> at = new ArrayList<>(path);
+                at.add(String.valueOf(entry.getKey()));
+                if ("env_file".equals(entry.getKey())) {
+                    String where = path.size() == 2 && path.get(0).equals("services") ? "service " + path.get(1)
+                            : String.join(".", at);
+                    Object value = entry.getValue();
+                    for (Object item : value instanceof List<?> list ? list : List.of(value == null ? "" : value)) {
+                        Object file = item instanceof Map<?, ?> longForm ? longForm.get("path") : item;
+                        envFile(recipe, where, file instanceof String s ? s : String.valueOf(file), root, base);
+                    }
+                } else {
+                    envFiles(recipe, entry.getValue(), at, root, base);
+                }
+            }
+        } else if (node instanceof List<?> list) {
+            for (Object item : list) {
+                envFiles(recipe, item, path, root, base);
+            }
+        }
+    }
+
+    private static void envFile(String recipe, String where, String path, Path root, Path base) throws IOException {
+        String refused = null;
+        if (path.isEmpty() || path.contains("$")) {
+            refused = "is not a literal path: ccci judges an env_file before the docker CLI opens it, so it must name"
+                    + " the file itself; write the path without variables";
+        } else {
+            Path file = base.resolve(path).normalize();
+            Path real = Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? file.toRealPath() : file;
+            if (!file.startsWith(root) || !real.startsWith(root)) {
+                refused = "is outside the recipe: an env_file is read from the recipe's own tree; move it into the recipe"
+                        + " or use environment";
+            } else if (!Files.isRegularFile(real)) {
+                refused = "is not a file of the recipe: add it, or drop the env_file entry";
+            } else if (Files.size(real) > MAX_ENV_FILE_BYTES) {
+                refused = "is larger than " + (MAX_ENV_FILE_BYTES >> 20) + " MiB: shrink it";
+            }
+        }
+        if (refused != null) {
+            throw new IllegalStateException(recipe + ": " + where + " reads the env file " + path + " (env_file), which "
+                    + refused + ".");
+        }
+    }
+
+    private static String firstLine(String message) {
+        String text = message == null ? "" : message.strip();
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+}
