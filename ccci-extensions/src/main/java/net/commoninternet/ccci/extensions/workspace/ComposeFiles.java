@@ -79,8 +79,8 @@ final class ComposeFiles {
         try (InputStream in = Files.newInputStream(compose, LinkOption.NOFOLLOW_LINKS)) {
             yaml.loadAll(in).forEach(documents::add);
         } catch (YAMLException e) {
-            throw new IOException("the compose file " + name + " of " + recipe + " does not parse as YAML ("
-                    + firstLine(e.getMessage()) + "): fix the recipe's compose file.");
+            throw new IOException("the compose files of " + recipe + " (" + name + ") do not parse: " + firstLine(e.getMessage())
+                    + " — fix the recipe's compose file.");
         }
         return documents;
     }

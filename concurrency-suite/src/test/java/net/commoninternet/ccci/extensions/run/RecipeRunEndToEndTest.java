@@ -360,7 +360,7 @@ class RecipeRunEndToEndTest {
             assertThat(exit).as(output).isZero();
             // COMPOSE_FILE's chain in .env.sample chose the postgres overlay, and the commented smtp one stayed out
             assertThat(output).contains("1 secret(s) generated",
-                    "--resolve-image never -c compose.yml -c compose.postgres.yml " + AppNaming.stackName(domain) + ")",
+                    "deploying " + AppNaming.stackName(domain) + " (the judged compose of compose.yml, compose.postgres.yml)",
                     "level 5: install pass, upgrade pass, backup_restore pass, functional pass, lint pass")
                     .doesNotContain("compose.smtp.yml");
             String report = Files.readString(MavenRun.ROOT.resolve(
