@@ -96,6 +96,16 @@ public final class Constants {
     public static final String DEPLOY_ALLOWANCE = "ccci.deploy-allowance";
 
     /**
+     * The boundaries around recipe containers this host's operator accepts to run without,
+     * comma-separated: {@code runtime} (the engine's default runtime is not gVisor's runsc, so a
+     * recipe's container shares the host's kernel) and {@code egress} (the egress rules of
+     * {@code scripts/egress-rules} are not in place, or cannot be checked on a remote engine). Set on
+     * the host only (never from the environment); default none: a run on an engine without a
+     * boundary says so in one line and refuses. Every run with one accepted warns that it runs without it.
+     */
+    public static final String HOST_UNCONFINED = "ccci.host.unconfined";
+
+    /**
      * The host file form of {@link #DEPLOY_ALLOWANCE}: one {@code <recipe>:<key>[=<value>]} per
      * line, {@code #} comments. Read only if it is a regular file owned by root and writable by
      * root alone, in a folder of root's; otherwise the run is refused in one sentence (never read).

@@ -140,6 +140,7 @@ final class SettingsReader {
             problems.add(HOOK_TIMEOUT + "=" + hookTimeout + " is out of bounds: pass a number of seconds from 1 to "
                     + MAX_HOOK_TIMEOUT_SECONDS + " (the default is " + DEFAULT_HOOK_TIMEOUT_SECONDS + ").");
         }
+        Set<RunSettings.HostTrust.Boundary> unconfined = unconfined();
         String probeImage = config.get(PROBE_IMAGE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_PROBE_IMAGE);
         if (!problems.isEmpty()) {
             return Optional.empty();
@@ -147,7 +148,7 @@ final class SettingsReader {
         return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver.orElseThrow(),
                 new RunSettings.HostPaths(recipes, lockDir, runsDir, abraDir, logFile),
                 new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, new RunSettings.HostTrust(approved, allowance,
-                        Duration.ofSeconds(hookTimeout)),
+                        Duration.ofSeconds(hookTimeout), unconfined),
                         probeImage, lease)));
     }
 
@@ -207,6 +208,19 @@ final class SettingsReader {
         }
         String source = "-D" + DEPLOY_ALLOWANCE + (fromFile.isEmpty() ? "" : " and the file " + file);
         return new DeployAllowance(entries, source);
+    }
+
+    /** {@code ccci.host.unconfined}: from the configuration parameters only, each a boundary's name. */
+    private Set<RunSettings.HostTrust.Boundary> unconfined() {
+        Set<RunSettings.HostTrust.Boundary> accepted = EnumSet.noneOf(RunSettings.HostTrust.Boundary.class);
+        for (String name : config.get(HOST_UNCONFINED).map(String::trim).filter(s -> !s.isEmpty()).stream()
+                .flatMap(v -> Arrays.stream(v.split(","))).map(String::trim).toList()) {
+            Arrays.stream(RunSettings.HostTrust.Boundary.values()).filter(b -> b.key().equals(name)).findFirst()
+                    .ifPresentOrElse(accepted::add, () -> problems.add(HOST_UNCONFINED + " names '" + printable(name)
+                            + "', which is no boundary ccci keeps: pass runtime, egress or both (-D" + HOST_UNCONFINED
+                            + "=runtime,egress), or leave the key out."));
+        }
+        return accepted;
     }
 
     /** {@code ccci.lease.ttl} and {@code ccci.lease.heartbeat}, within their bounds. */

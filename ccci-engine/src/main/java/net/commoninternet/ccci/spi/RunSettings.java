@@ -103,15 +103,37 @@ public record RunSettings(Subject subject, Set<Tier> stages, DriverKind driver, 
      * @param deployAllowance what each recipe's compose may reach of the host beyond its own swarm
      *        objects ({@code ccci.deploy-allowance}); by default nothing
      * @param hookTimeout how long a recipe's backupbot hook may run in its container ({@code ccci.hook-timeout})
+     * @param unconfined the boundaries around recipe containers this host's operator accepts to run without
+     *        ({@code ccci.host.unconfined}); by default none: a run on an engine without one refuses
      */
-    public record HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance, Duration hookTimeout) {
+    public record HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance, Duration hookTimeout,
+            Set<Boundary> unconfined) {
         /** The default bound of a recipe's hook. */
         public static final Duration DEFAULT_HOOK_TIMEOUT = Duration.ofMinutes(10);
+
+        /** A boundary the host keeps around every recipe container (docs/security.md). */
+        public enum Boundary {
+            /** gVisor (runsc) as the engine's default runtime: a container's system calls never reach the host's kernel. */
+            RUNTIME,
+            /** The egress rules: no container reaches the host, its LAN, link-local or private ranges. */
+            EGRESS;
+
+            /** As the operator writes it in {@code ccci.host.unconfined}. */
+            public String key() {
+                return name().toLowerCase(java.util.Locale.ROOT);
+            }
+        }
 
         public HostTrust {
             approvedRecipes = Set.copyOf(approvedRecipes);
             Objects.requireNonNull(deployAllowance, "deployAllowance");
             Objects.requireNonNull(hookTimeout, "hookTimeout");
+            unconfined = Set.copyOf(unconfined);
+        }
+
+        /** With every boundary required. */
+        public HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance, Duration hookTimeout) {
+            this(approvedRecipes, deployAllowance, hookTimeout, Set.of());
         }
 
         /** With the default hook bound. */

@@ -31,6 +31,7 @@ import net.commoninternet.ccci.extensions.results.RunResults;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.extensions.swarm.AppProbes;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.EngineBoundary;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
 import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
@@ -117,6 +118,11 @@ final class RunPhases {
         try (DockerEngine docker = timeline.time("connect", DockerEngine::connect)) {
             DriverProvider driver = Drivers.of(settings.driver());
             driver.requireAvailable();
+            // The host's boundaries around recipe containers (gVisor, the egress rules): refused here
+            // without one, unless the host's operator accepts it, before anything of the run exists.
+            ChildProcesses hostTools = new ChildProcesses(docker.childEnvironment());
+            guards.killOnStop(hostTools);
+            EngineBoundary.require(docker, settings.options().trust().unconfined(), hostTools);
             // One run id, one live run: refused here, before this run writes anything to the folder.
             RunIdLock.acquire(settings.runDir(), settings.runId());
             extensions(RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));

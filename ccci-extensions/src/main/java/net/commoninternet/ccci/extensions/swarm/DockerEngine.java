@@ -19,7 +19,15 @@ import org.apiguardian.api.API;
  * ({@link #childEnvironment}).
  */
 @API(status = API.Status.INTERNAL)
-public record DockerEngine(DockerClient client, DockerHttpClient http, String host) implements AutoCloseable {
+public record DockerEngine(DockerClient client, DockerHttpClient http, String host, Facts facts) implements AutoCloseable {
+
+    /**
+     * What the engine said of itself when the run connected ({@code /info}): its version, and the
+     * runtime every container of it runs under unless it asks for another (a swarm task cannot), with
+     * the path of that runtime's binary (empty if the engine gave none, as for its built-in runc).
+     */
+    public record Facts(String version, String defaultRuntime, String runtimePath) {
+    }
 
     static final String SETUP_HINT = "run scripts/setup-local-swarm as root to install and start it";
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
@@ -102,7 +110,8 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
         }
         // /info read as a tree: docker-java's typed Info (dozens of types to bind) costs a cold JVM
         // tens of milliseconds, and three of its fields are all the check needs
-        com.fasterxml.jackson.databind.JsonNode swarm = info(http).path("Swarm");
+        com.fasterxml.jackson.databind.JsonNode info = info(http);
+        com.fasterxml.jackson.databind.JsonNode swarm = info.path("Swarm");
         String state = swarm.path("LocalNodeState").asText("");
         if (!state.equals(LocalNodeState.ACTIVE.getValue())) {
             throw new IllegalStateException("the Docker engine is not in an active swarm (state " + state + "): "
@@ -114,7 +123,10 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
                     + " them), or promote this node with docker node promote.");
         }
         SwarmNodes.ownNodeIs(client, swarm.path("NodeID").asText()); // already read: no second /info (7-9 ms) for it
-        return new DockerEngine(client, http, config.getDockerHost().toString());
+        String runtime = info.path("DefaultRuntime").asText("");
+        Facts facts = new Facts(info.path("ServerVersion").asText(""), runtime,
+                info.path("Runtimes").path(runtime).path("path").asText(""));
+        return new DockerEngine(client, http, config.getDockerHost().toString(), facts);
     }
 
     private static com.fasterxml.jackson.databind.JsonNode info(DockerHttpClient http) {
