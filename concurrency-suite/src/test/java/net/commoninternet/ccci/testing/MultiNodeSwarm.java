@@ -49,6 +49,27 @@ public final class MultiNodeSwarm {
         Helper.kill(pid, 9);
     }
 
+    /** SIGHUP to node {@code i}'s dockerd: it reads its daemon.json again (runtimes, default-runtime). */
+    public static void reloadEngine(int node) throws IOException, InterruptedException {
+        long pid = Long.parseLong(Files.readString(Path.of("/run/ccci-msw/" + name(node) + ".pid")).strip());
+        Helper.kill(pid, 1);
+        String want = Files.readString(Path.of("/var/lib/ccci-msw", name(node), "daemon.json")).contains("runsc") ? "runsc" : "runc";
+        org.awaitility.Awaitility.await(name(node) + " takes the default runtime " + want).atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> run(List.of("docker", "-H", socket(node), "info", "--format", "{{.DefaultRuntime}}")).strip(), want::equals);
+    }
+
+    /** scripts/egress-rules in node {@code i}'s namespace (what the bed's up does). */
+    public static void egressRules(int node) throws IOException, InterruptedException {
+        run(List.of("bash", projectRoot().resolve("scripts/egress-rules").toString(), name(node)));
+    }
+
+    /** The egress rules' hooks taken out of node {@code i}'s namespace: its containers reach what the rules kept them from. */
+    public static void withoutEgressRules(int node) throws IOException, InterruptedException {
+        run(List.of("sh", "-c", "for c in DOCKER-USER INPUT; do nsenter --net=/run/netns/" + name(node) + " iptables -w -S $c"
+                + " | grep 'ccci-egress' | sed 's/^-A /-D /' | while read -r rule; do eval nsenter --net=/run/netns/" + name(node)
+                + " iptables -w $rule; done; done"));
+    }
+
     /** The number of the node that is the raft leader now (asked of node {@code via}). */
     public static int leader(int via) throws IOException, InterruptedException {
         String out = run(List.of("docker", "-H", socket(via), "node", "ls", "--format", "{{.Hostname}} {{.ManagerStatus}}"));

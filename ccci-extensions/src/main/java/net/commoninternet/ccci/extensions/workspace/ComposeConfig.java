@@ -147,8 +147,7 @@ public record ComposeConfig(String text, JsonNode tree) {
         Map<String, Map<String, Object>> defaults = ResourceBounds.missing(tree);
         JsonNode deployable = ResourceBounds.withDefaults(tree);
         strip(deployable);
-        String version = deployable.path("version").asText("");
-        if (!version.matches("3\\.(9|\\d\\d+)")) {
+        if (!ResourceBounds.carriesPids(deployable.path("version").asText(""))) {
             // the first 3.x schema the CLI validates pids against; the CLI prints the version it read, never none
             ((com.fasterxml.jackson.databind.node.ObjectNode) deployable).put("version", ResourceBounds.PIDS_VERSION);
         }

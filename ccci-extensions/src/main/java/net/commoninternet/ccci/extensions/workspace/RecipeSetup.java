@@ -47,6 +47,8 @@ public final class RecipeSetup {
      * folder and the file themselves must not be links ({@link #writeOverlay}).
      */
     static final String CUSTOMIZATION_OVERLAY = ".ccci/compose.customization.yml";
+    /** ccci's default limits for the services that set none ({@link ResourceBounds}), for a driver that deploys the files itself. */
+    static final String LIMITS_OVERLAY = ".ccci/compose.limits.yml";
 
     private final boolean approved;
     private final Optional<RecipeCustomization> customization;
@@ -109,7 +111,7 @@ public final class RecipeSetup {
         }
         Optional<String> overlay = customization.flatMap(RecipeCustomization::composeOverlay);
         if (overlay.isPresent()) {
-            writeOverlay(app, overlay.get());
+            writeOverlay(app, CUSTOMIZATION_OVERLAY, overlay.get());
             files.add(CUSTOMIZATION_OVERLAY);
             used.put("compose overlay of " + customization.get().getClass().getSimpleName(), "applied");
         }
@@ -124,8 +126,8 @@ public final class RecipeSetup {
      * The customization's overlay into the tree, never through a symbolic link the recipe ships:
      * its folder must be a real folder and the file is opened with {@code O_NOFOLLOW}.
      */
-    private static void writeOverlay(App app, String overlay) throws IOException {
-        Path file = app.recipeDir().resolve(CUSTOMIZATION_OVERLAY);
+    private static void writeOverlay(App app, String relative, String overlay) throws IOException {
+        Path file = app.recipeDir().resolve(relative);
         Path dir = file.getParent();
         if (Files.isSymbolicLink(dir) || Files.isSymbolicLink(file)) {
             throw new IllegalStateException(app.recipe() + ": " + app.recipeDir().relativize(Files.isSymbolicLink(dir) ? dir : file)
@@ -139,7 +141,27 @@ public final class RecipeSetup {
 
     private static boolean isCiOverlay(String file) {
         String normal = java.nio.file.Path.of(file).normalize().toString();
-        return normal.equals(RECIPE_OVERLAY) || normal.equals(CUSTOMIZATION_OVERLAY);
+        return normal.equals(RECIPE_OVERLAY) || normal.equals(CUSTOMIZATION_OVERLAY) || normal.equals(LIMITS_OVERLAY);
+    }
+
+    /**
+     * ccci's default limits as the last overlay of {@code COMPOSE_FILE}, for a driver that deploys
+     * the recipe's files itself (abra): the services of the judged compose that set no memory or
+     * pids limit get them ({@link ResourceBounds#overlay}); none missing, no overlay.
+     */
+    public static void applyLimits(App app, ComposeConfig judged) throws IOException {
+        List<String> files = new ArrayList<>(app.composeFiles());
+        if (files.stream().anyMatch(f -> Path.of(f).normalize().toString().equals(LIMITS_OVERLAY))) {
+            return; // made for this tree; beforeInstall and beforeUpgrade drop it when the tree moves
+        }
+        com.fasterxml.jackson.databind.JsonNode limits = ResourceBounds.overlay(judged.tree());
+        EnvFile env = EnvFile.read(app.envFile());
+        if (limits != null) {
+            writeOverlay(app, LIMITS_OVERLAY, RecipeLabels.write(limits));
+            files.add(LIMITS_OVERLAY);
+            LOG.info("ccci's default limits for the services that set none, as an overlay: {}", limits.path("services"));
+        }
+        env.set("COMPOSE_FILE", String.join(":", files)).write(app.envFile());
     }
 
     private void runInstallSteps(App app) throws IOException, InterruptedException {

@@ -63,8 +63,17 @@ final class ResourceBounds {
         }
     }
 
+    /** Whether a compose of {@code version} (as the CLI prints it) can carry {@code pids}: 3.9 and later. */
+    static boolean carriesPids(String version) {
+        return version.matches("3\\.(9|\\d\\d+)");
+    }
+
     /** Per service without them, the limits ccci adds: {@code memory} and {@code pids}, as the CLI prints them. */
     static Map<String, Map<String, Object>> missing(JsonNode tree) {
+        return missing(tree, true);
+    }
+
+    private static Map<String, Map<String, Object>> missing(JsonNode tree, boolean pids) {
         Map<String, Map<String, Object>> missing = new LinkedHashMap<>();
         tree.path("services").fields().forEachRemaining(service -> {
             JsonNode limits = service.getValue().path("deploy").path("resources").path("limits");
@@ -72,7 +81,7 @@ final class ResourceBounds {
             if (limits.path("memory").isMissingNode()) {
                 add.put("memory", Long.toString(DEFAULT_MEMORY));
             }
-            if (limits.path("pids").isMissingNode()) {
+            if (pids && limits.path("pids").isMissingNode()) {
                 add.put("pids", DEFAULT_PIDS);
             }
             if (!add.isEmpty()) {
@@ -90,14 +99,19 @@ final class ResourceBounds {
         return copy;
     }
 
-    /** The defaults as a compose overlay (for a driver that deploys the recipe's files itself), or null if none is missing. */
+    /**
+     * The defaults as a compose overlay (for a driver that deploys the recipe's files itself), or null
+     * if none is missing. The CLI wants every file of one compose at one version, so the overlay takes
+     * the recipe's; below 3.9 it carries no {@code pids} (that schema has none), memory alone.
+     */
     static JsonNode overlay(JsonNode tree) {
-        Map<String, Map<String, Object>> missing = missing(tree);
+        String version = tree.path("version").asText(PIDS_VERSION);
+        Map<String, Map<String, Object>> missing = missing(tree, carriesPids(version));
         if (missing.isEmpty()) {
             return null;
         }
         ObjectNode overlay = JsonNodeFactory.instance.objectNode();
-        overlay.put("version", PIDS_VERSION);
+        overlay.put("version", version);
         ObjectNode services = overlay.putObject("services");
         missing.forEach((service, limits) -> put(services.putObject(service).withObject("/deploy/resources/limits"), limits));
         return overlay;

@@ -156,4 +156,25 @@ class RecipeSetupTest {
         assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml:compose.smtp.yml").containsEntry("NEW_FLAG", "1");
         assertThat(app.recipeDir().resolve("install-steps-ran")).doesNotExist();
     }
+
+    /**
+     * For a driver that deploys the recipe's files itself (abra): ccci's default limits are the last
+     * overlay of COMPOSE_FILE, for the services that set none, and what the CLI resolves with it has them.
+     */
+    @Test
+    void theDefaultLimitsAreTheLastOverlayForADriverThatDeploysTheFilesItself() throws Exception {
+        Files.writeString(app.recipeDir().resolve("compose.yml"), "services:\n  app:\n    image: nginx:alpine\n  db:\n"
+                + "    image: nginx:alpine\n    deploy:\n      resources:\n        limits: {memory: 64M}\n");
+        EnvFile.read(app.envFile()).set("COMPOSE_FILE", "compose.yml").write(app.envFile());
+
+        RecipeSetup.applyLimits(app, ComposeConfig.of(app, children));
+        RecipeSetup.applyLimits(app, ComposeConfig.of(app, children)); // again: the overlay is there once
+
+        assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml:" + RecipeSetup.LIMITS_OVERLAY);
+        com.fasterxml.jackson.databind.JsonNode resolved = ComposeConfig.of(app, children).tree();
+        assertThat(resolved.at("/services/app/deploy/resources/limits/memory").asText()).isEqualTo(Long.toString(1L << 30));
+        assertThat(resolved.at("/services/app/deploy/resources/limits/pids").asLong()).isEqualTo(1024);
+        assertThat(resolved.at("/services/db/deploy/resources/limits/memory").asText()).isEqualTo(Long.toString(64L << 20));
+        assertThat(resolved.at("/services/db/deploy/resources/limits/pids").asLong()).isEqualTo(1024);
+    }
 }

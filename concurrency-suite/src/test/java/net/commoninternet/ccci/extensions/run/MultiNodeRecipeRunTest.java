@@ -166,4 +166,42 @@ class MultiNodeRecipeRunTest {
         }
         assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, app.group(1)))).isFalse();
     }
+
+    /**
+     * A manager whose engine runs containers with runc and whose namespace has no egress rules:
+     * the run says so, one sentence for each, and refuses before anything of it exists on the
+     * swarm; the host's operator (never the recipe) can accept it, and the run then warns and goes on.
+     */
+    @Test
+    void aManagerWithoutTheBoundariesIsRefusedAtTheRunsStartUnlessTheOperatorAcceptsIt() throws Exception {
+        int bare = 2;
+        Path config = Path.of("/var/lib/ccci-msw", MultiNodeSwarm.name(bare), "daemon.json");
+        String kept = Files.readString(config);
+        recipe("i22bare");
+        try {
+            Files.writeString(config, "{}");
+            MultiNodeSwarm.reloadEngine(bare);
+            MultiNodeSwarm.withoutEgressRules(bare);
+            Map<String, String> env = Map.of("DOCKER_HOST", MultiNodeSwarm.socket(bare),
+                    "CCCI_RUNS_DIR", sandbox.resolve("runs").toString(), "ABRA_DIR", sandbox.resolve("abra").toString());
+
+            MavenRun refused = MavenRun.start(sandbox.resolve("refused.log"), env, "-Drecipe=i22bare",
+                    "-Dccci.recipes=" + sandbox.resolve("recipes"), "-Dccci.run-id=i22-bare", "-Dccci.stages=install");
+            assertThat(refused.waitFor(Duration.ofMinutes(5))).as(refused.output()).isNotZero();
+            assertThat(refused.output()).contains("the engine at " + MultiNodeSwarm.socket(bare) + " runs containers with runc,"
+                    + " not gVisor's runsc", "the egress rules are not in place for the engine at " + MultiNodeSwarm.socket(bare),
+                    "If this host's operator accepts that, run with -Dccci.host.unconfined=").doesNotContain("== ccci run ");
+
+            MavenRun accepted = MavenRun.start(sandbox.resolve("accepted.log"), env, "-Drecipe=i22bare",
+                    "-Dccci.recipes=" + sandbox.resolve("recipes"), "-Dccci.run-id=i22-accepted", "-Dccci.stages=install",
+                    "-Dccci.host.unconfined=runtime,egress");
+            assertThat(accepted.waitFor(Duration.ofMinutes(8))).as(accepted.output()).isZero();
+            assertThat(accepted.output()).contains("!! this host runs recipe containers without the runtime boundary",
+                    "!! this host runs recipe containers without the egress boundary", "level 1: install pass");
+        } finally {
+            Files.writeString(config, kept);
+            MultiNodeSwarm.reloadEngine(bare);
+            MultiNodeSwarm.egressRules(bare);
+        }
+    }
 }

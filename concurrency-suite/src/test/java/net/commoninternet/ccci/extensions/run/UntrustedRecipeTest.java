@@ -43,6 +43,8 @@ class UntrustedRecipeTest {
     private static final String WARM = "warm-abc123.ci.commoninternet.net";
     private static final String OTHER_SECRET = "i11-other_ci_s_v1";
     private static final String HOST_VALUE = "i11HostOnlyValue7f3a";
+    /** A line of a host file a recipe names as its env_file: the docker CLI would quote it in its error. */
+    private static final String HOST_LINE = "i22 the host's own env line, not KEY=VALUE";
 
     @TempDir
     Path sandbox;
@@ -130,6 +132,36 @@ class UntrustedRecipeTest {
                 + "volumes:\n  content:\n", "");
         refusals.put("i11climb", "i11climb: service app has the label backupbot.backup.path=/srv/../../etc, a backup path"
                 + " that climbs out with '..'");
+        // round two (issue 22): what a denylist let through, each refused by the allowlist before anything exists
+        recipe("i22log", web("    logging:\n      driver: gelf\n      options: {gelf-address: 'udp://127.0.0.1:12201'}\n"), "");
+        refusals.put("i22log", "i22log: service app sends its output with the logging driver gelf (logging.driver)");
+        recipe("i22alias", web("").replace("networks: [proxy]", "networks:\n      proxy:\n        aliases: [i11-other_app]"), "");
+        refusals.put("i22alias", "i22alias: service app answers on the shared network proxy to the names [\"i11-other_app\"]"
+                + " (networks.proxy.aliases)");
+        recipe("i22label", web("").replace("- \"traefik.enable=true\"", "- \"traefik.enable=true\"\n"
+                + "        - \"com.docker.stack.namespace=i11-other\""), "");
+        refusals.put("i22label", "i22label: service app has the label com.docker.stack.namespace=i11-other (deploy.labels)");
+        recipe("i22route", web("").replace("- \"traefik.enable=true\"", "- \"traefik.enable=true\"\n"
+                + "        - \"traefik.http.routers.${STACK_NAME}.rule=Host(`${DOMAIN}`) || Host(`bank.example.com`)\""), "");
+        refusals.put("i22route", "which routes bank.example.com to this app, a host other than the run's own domain");
+        recipe("i22tcp", web("").replace("- \"traefik.enable=true\"", "- \"traefik.enable=true\"\n"
+                + "        - \"traefik.tcp.routers.${STACK_NAME}.rule=HostSNI(`*`)\""), "");
+        refusals.put("i22tcp", "which opens a TCP router, which takes a port of the proxy beyond the run's own domain");
+        Path hostEnv = Files.writeString(host.resolve("host.env"), HOST_LINE + "\n");
+        recipe("i22envf", web("    env_file: [" + hostEnv + "]\n"), "");
+        refusals.put("i22envf", "i22envf: service app reads the env file " + hostEnv + " (env_file), which is outside the recipe");
+        recipe("i22key", web("    credential_spec: {file: " + host.resolve("marker") + "}\n"), "");
+        refusals.put("i22key", "i22key: service app sets {\"file\":\"" + host.resolve("marker") + "\"} (credential_spec), which"
+                + " ccci does not know to be safe");
+        recipe("i22fleet", web("").replace("    deploy:\n", "    deploy:\n      replicas: 40\n"), "");
+        refusals.put("i22fleet", "i22fleet: service app asks for 40 (deploy.replicas), which takes more of the host than one"
+                + " run's share");
+        // the hostile service where a capped copy of the resolved compose would cut (its first and last MiB kept)
+        String filler = "          " + "f".repeat(100) + "\n";
+        String pad = "    environment:\n      PAD: |\n" + filler.repeat(1 << 14);
+        recipe("i22cut", "version: \"3.8\"\nservices:\n  pad1:\n    image: IMAGE\n" + pad + "  evil:\n    image: IMAGE\n"
+                + "    volumes: [\"/:/host\"]\n  pad2:\n    image: IMAGE\n" + pad, "");
+        refusals.put("i22cut", "i22cut: service evil mounts the host path / (volumes)");
         Path allowedDir = Files.createDirectories(sandbox.resolve("allowed"));
         recipe("i11allow", web("    volumes: [\"" + allowedDir + ":/allowed:ro\"]\n"), "");
 
@@ -186,13 +218,17 @@ class UntrustedRecipeTest {
                         recipe, AppNaming.stackName(domain)).isFalse();
             }
         }
-        // a host variable reached no compose, no log, no artifact
+        // a host variable reached no compose, no log, no artifact; nor a host file's line (the CLI never opened it)
         softly.assertThat(out.contains(HOST_VALUE)).as("the host's value in the output: %s", linesAbout(out, HOST_VALUE))
+                .isFalse();
+        softly.assertThat(out.contains(HOST_LINE)).as("the host file's line in the output: %s", linesAbout(out, HOST_LINE))
                 .isFalse();
         try (Stream<Path> files = Files.walk(sandbox.resolve("runs"))) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
                 softly.assertThat(Files.readString(file, StandardCharsets.ISO_8859_1).contains(HOST_VALUE))
                         .as("the host's value in %s", file).isFalse();
+                softly.assertThat(Files.readString(file, StandardCharsets.ISO_8859_1).contains(HOST_LINE))
+                        .as("the host file's line in %s", file).isFalse();
             }
         }
         // the run folder is root's alone: 0700, and every file in it 0600 (links not followed)
@@ -210,7 +246,7 @@ class UntrustedRecipeTest {
         // nothing written outside the sandbox's runs: the host folder as it was, no env file left in the canonical servers
         try (Stream<Path> files = Files.walk(host)) {
             softly.assertThat(files.filter(p -> !p.equals(host)).map(p -> host.relativize(p).toString()))
-                    .as("the host folder").containsExactlyInAnyOrder("marker", "compose.yml");
+                    .as("the host folder").containsExactlyInAnyOrder("marker", "compose.yml", "host.env");
         }
         softly.assertThat(host.resolve("marker")).content().isEqualTo("the host's own\n");
         softly.assertThat(allowedDir).isEmptyDirectory();

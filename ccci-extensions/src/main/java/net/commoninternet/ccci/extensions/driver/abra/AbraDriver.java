@@ -15,6 +15,7 @@ import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
+import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,8 +69,10 @@ public final class AbraDriver implements AppDriver {
         return new App(recipe, domain, recipeDir, envFile, Map.of());
     }
 
+    /** {@code abra app deploy}, with ccci's default limits as the last overlay for the services that set none. */
     @Override
     public void deploy(App app) throws IOException, InterruptedException {
+        RecipeSetup.applyLimits(app, policy.check(app));
         abra.deploy(app.domain());
     }
 
