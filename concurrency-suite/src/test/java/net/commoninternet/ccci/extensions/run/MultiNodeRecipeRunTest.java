@@ -179,7 +179,7 @@ class MultiNodeRecipeRunTest {
         String kept = Files.readString(config);
         recipe("i22bare");
         try {
-            Files.writeString(config, "{}");
+            Files.writeString(config, "{\"default-runtime\": \"runc\"}"); // a reload keeps a default the file no longer names
             MultiNodeSwarm.reloadEngine(bare);
             MultiNodeSwarm.withoutEgressRules(bare);
             Map<String, String> env = Map.of("DOCKER_HOST", MultiNodeSwarm.socket(bare),

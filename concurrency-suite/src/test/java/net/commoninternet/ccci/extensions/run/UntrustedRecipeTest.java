@@ -153,8 +153,8 @@ class UntrustedRecipeTest {
         recipe("i22key", web("    credential_spec: {file: " + host.resolve("marker") + "}\n"), "");
         refusals.put("i22key", "i22key: service app sets {\"file\":\"" + host.resolve("marker") + "\"} (credential_spec), which"
                 + " ccci does not know to be safe");
-        recipe("i22fleet", web("").replace("    deploy:\n", "    deploy:\n      replicas: 40\n"), "");
-        refusals.put("i22fleet", "i22fleet: service app asks for 40 (deploy.replicas), which takes more of the host than one"
+        recipe("i22fleet", web("").replace("    deploy:\n", "    deploy:\n      replicas: 6\n"), "");
+        refusals.put("i22fleet", "i22fleet: service app asks for 6 (deploy.replicas), which takes more of the host than one"
                 + " run's share");
         // the hostile service where a capped copy of the resolved compose would cut (its first and last MiB kept)
         String filler = "          " + "f".repeat(100) + "\n";
