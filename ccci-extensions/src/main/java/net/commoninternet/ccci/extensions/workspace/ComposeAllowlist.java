@@ -133,8 +133,19 @@ final class ComposeAllowlist {
                 + " drop " + key + ".", value -> value.isNull() || value.isBoolean() && !value.asBoolean());
     }
 
+    /** An image of a registry the engine may dial: never one at the host's own, a private or a link-local address. */
+    private static final Rule IMAGE = (judging, at, image) -> {
+        if (!image.isTextual()) {
+            judging.unexpected(at, image, "an image reference");
+            return;
+        }
+        ImageRegistry.host(image.asText()).flatMap(ImageRegistry::refusedAsWritten).ifPresent(why -> judging.refuse(at,
+                image.asText(), "pulls the image", "makes the engine dial its registry, from the host's own network: " + why,
+                "name an image of a public registry, or one built on the host."));
+    };
+
     private static final Rule SERVICE = keys(Map.ofEntries(
-            entry("image", text()),
+            entry("image", IMAGE),
             // what runs in the service's own containers, and as whom
             entry("command", any()), entry("entrypoint", any()), entry("environment", mapOf(any())),
             // judged on the recipe's files before the CLI opened them (ComposeFiles); their values are in environment

@@ -76,6 +76,21 @@ class ComposeAllowlistTest {
     }
 
     @Test
+    void anImageOfARegistryAtTheHostsOwnAPrivateOrALinkLocalAddressIsRefused() throws Exception {
+        for (String image : List.of("169.254.169.254/latest/meta-data:1", "10.0.0.5:5000/app:1", "localhost:5000/app:1",
+                "[::1]:5000/app:1", "127.0.0.1/app")) {
+            assertThat(refusal(SERVICE.replace("ccci.local/busybox:1", "\"" + image + "\"") + PROXY)).as(image)
+                    .startsWith("evil: service app pulls the image " + image + " (image), which makes the engine dial its"
+                            + " registry, from the host's own network");
+        }
+        passes(SERVICE.replace("ccci.local/busybox:1", "registry.example.org:5000/app:1") + PROXY);
+        assertThat(ImageRegistry.host("nginx:1.25")).isEmpty();
+        assertThat(ImageRegistry.host("library/nginx")).isEmpty();
+        assertThat(ImageRegistry.host("ghcr.io/x/y:1")).hasValue("ghcr.io");
+        assertThat(ImageRegistry.refusedAsResolved("localhost")).isPresent();
+    }
+
+    @Test
     void aLoggingDriverOtherThanTheEnginesOwnFilesIsRefused() throws Exception {
         assertThat(refusal(SERVICE + "    logging:\n      driver: gelf\n      options: {gelf-address: 'udp://10.1.2.3:12201'}\n"
                 + PROXY)).startsWith("evil: service app sends its output with the logging driver gelf (logging.driver), which"

@@ -153,6 +153,9 @@ class UntrustedRecipeTest {
         recipe("i22key", web("    credential_spec: {file: " + host.resolve("marker") + "}\n"), "");
         refusals.put("i22key", "i22key: service app sets {\"file\":\"" + host.resolve("marker") + "\"} (credential_spec), which"
                 + " ccci does not know to be safe");
+        recipe("i22pull", web("").replace("image: IMAGE", "image: \"169.254.169.254/latest/meta-data:1\""), "");
+        refusals.put("i22pull", "i22pull: service app pulls the image 169.254.169.254/latest/meta-data:1 (image), which makes"
+                + " the engine dial its registry, from the host's own network");
         recipe("i22fleet", web("").replace("    deploy:\n", "    deploy:\n      replicas: 6\n"), "");
         refusals.put("i22fleet", "i22fleet: service app asks for 6 (deploy.replicas), which takes more of the host than one"
                 + " run's share");

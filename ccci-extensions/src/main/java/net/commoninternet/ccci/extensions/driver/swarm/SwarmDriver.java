@@ -167,6 +167,12 @@ public final class SwarmDriver implements AppDriver {
             if (e.getHttpStatus() != 404) {
                 return Optional.of(DockerEngine.engineSays(e));
             }
+            // the engine dials the registry from the host's own network, outside every container's egress rules
+            Optional<String> refused = net.commoninternet.ccci.extensions.workspace.ImageRegistry.host(image)
+                    .flatMap(net.commoninternet.ccci.extensions.workspace.ImageRegistry::refusedAsResolved);
+            if (refused.isPresent()) {
+                return Optional.of("ccci does not have the engine pull from its registry: " + refused.get());
+            }
             LOG.info("image {} not on this host: pulling", image);
             // closed either way: a pull still streaming when the run closes its engine connection is an ERROR line
             try (var pull = docker.client().pullImageCmd(image).start()) {

@@ -1,0 +1,82 @@
+package net.commoninternet.ccci.extensions.workspace;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/**
+ * The registry an image reference names, which the engine dials to pull it: from the host's own
+ * network, outside any container and so outside the egress rules. A recipe that names a registry
+ * at a private, loopback or link-local address (a cloud's metadata service, the host's own
+ * listeners, the LAN) would have the engine make a request of the recipe's choosing there; refused
+ * as written by the deploy policy, and as resolved before ccci asks the engine to pull.
+ */
+@API(status = API.Status.INTERNAL)
+public final class ImageRegistry {
+
+    private ImageRegistry() {
+    }
+
+    /**
+     * The registry host of {@code image} as docker reads a reference: its first path component if
+     * that has a {@code .} or a {@code :} or is {@code localhost}; else none (Docker Hub).
+     */
+    public static Optional<String> host(String image) {
+        int slash = image.indexOf('/');
+        if (slash < 0) {
+            return Optional.empty();
+        }
+        String first = image.substring(0, slash);
+        if (!first.contains(".") && !first.contains(":") && !first.equals("localhost")) {
+            return Optional.empty();
+        }
+        String host = first.startsWith("[") ? first.substring(1, Math.max(1, first.indexOf(']'))) // [::1]:5000
+                : first.indexOf(':') >= 0 ? first.substring(0, first.indexOf(':')) : first;
+        return Optional.of(host);
+    }
+
+    /** Why the engine must not pull from {@code host} as it is written (an address literal or localhost), or empty. */
+    static Optional<String> refusedAsWritten(String host) {
+        if (host.equalsIgnoreCase("localhost") || host.toLowerCase(java.util.Locale.ROOT).endsWith(".localhost")) {
+            return Optional.of(host + " is this host");
+        }
+        if (host.matches("[0-9.]+") || host.contains(":")) {
+            try {
+                return nonPublic(InetAddress.getByName(host)) ? Optional.of(host + " is a private, loopback or link-local address")
+                        : Optional.empty();
+            } catch (UnknownHostException notAnAddress) {
+                return Optional.of(host + " is no address");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Why the engine must not pull from {@code host} as it resolves now, or empty: every address it has must be public. */
+    public static Optional<String> refusedAsResolved(String host) {
+        Optional<String> written = refusedAsWritten(host);
+        if (written.isPresent()) {
+            return written;
+        }
+        try {
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (nonPublic(address)) {
+                    return Optional.of(host + " resolves to " + address.getHostAddress() + ", a private, loopback or link-local"
+                            + " address");
+                }
+            }
+            return Optional.empty();
+        } catch (UnknownHostException unknown) {
+            return Optional.empty(); // nothing to dial: the pull fails in the engine's own words
+        }
+    }
+
+    /** Loopback, link-local, site-local (RFC 1918, fc00::/7), shared (100.64/10), unspecified or multicast. */
+    static boolean nonPublic(InetAddress address) {
+        byte[] a = address.getAddress();
+        boolean shared = a.length == 4 && (a[0] & 0xff) == 100 && (a[1] & 0xc0) == 64;
+        boolean uniqueLocal = a.length == 16 && (a[0] & 0xfe) == 0xfc;
+        return address.isLoopbackAddress() || address.isLinkLocalAddress() || address.isSiteLocalAddress()
+                || address.isAnyLocalAddress() || address.isMulticastAddress() || shared || uniqueLocal;
+    }
+}
