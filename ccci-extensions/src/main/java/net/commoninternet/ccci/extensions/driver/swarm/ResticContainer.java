@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.lifetime.LongWait;
 import net.commoninternet.ccci.extensions.swarm.BackupLabels;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
@@ -107,7 +108,7 @@ final class ResticContainer {
         }
         try {
             engine.startContainerCmd(id).exec();
-            Long exit = awaitExit(engine, id, bound);
+            Long exit = awaitExit(engine, id, LongWait.begin(LOG, "restic " + args.get(0) + " of " + stack, bound));
             CappedOutput out = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
             CappedOutput err = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
             engine.logContainerCmd(id).withStdOut(true).withStdErr(true).exec(new ResultCallback.Adapter<Frame>() {
@@ -130,10 +131,19 @@ final class ResticContainer {
         }
     }
 
-    /** The container's exit status, or null if it was still running after {@code bound}. */
-    private static Long awaitExit(DockerClient engine, String id, Duration bound) {
+    /**
+     * The container's exit status, or null if it was still running at the end of {@code waiting}'s
+     * bound; a long one says every {@link LongWait#EVERY} that restic is still at it.
+     */
+    private static Long awaitExit(DockerClient engine, String id, LongWait waiting) throws InterruptedException {
         try (WaitContainerResultCallback wait = engine.waitContainerCmd(id).exec(new WaitContainerResultCallback())) {
-            return (long) wait.awaitStatusCode(bound.toMillis(), TimeUnit.MILLISECONDS);
+            while (!wait.awaitCompletion(waiting.slice().toMillis(), TimeUnit.MILLISECONDS)) {
+                if (waiting.over()) {
+                    return null;
+                }
+                waiting.tick(null);
+            }
+            return (long) wait.awaitStatusCode();
         } catch (DockerClientException stillRunning) {
             return null;
         } catch (java.io.IOException e) {
