@@ -90,6 +90,26 @@ public final class HeadlessChromium implements AutoCloseable {
                 + "return out;");
     }
 
+    /** The widths a report is checked at: a phone's and a laptop's. */
+    public static final List<Integer> SCREENS = List.of(360, 1280);
+
+    /**
+     * The page shown now, at each of {@link #SCREENS}: nothing wider than the screen, no serious or
+     * critical axe-core violation, and a full-page screenshot kept as {@code <name>-<width>.png} in
+     * {@code screenshots}.
+     */
+    public void assertReadableOnEveryScreen(String name, Path screenshots) throws IOException {
+        for (int width : SCREENS) {
+            screen(width);
+            org.assertj.core.api.Assertions.assertThat(widerThanTheScreen()).as("%s at %d px", name, width)
+                    .containsExactly("viewport " + width + " px");
+            List<Axe.Violation> violations = Axe.check(this);
+            org.assertj.core.api.Assertions.assertThat(violations).as("%s at %d px: %s", name, width, violations)
+                    .noneMatch(Axe.Violation::seriousOrWorse);
+            fullPageScreenshot(screenshots.resolve(name + "-" + width + ".png"));
+        }
+    }
+
     /** Runs {@code script} in the page (its {@code arguments}: {@code args}) and returns what it returns. */
     public Object script(String script, Object... args) {
         return driver.executeScript(script, args);

@@ -41,8 +41,29 @@ public final class ResultsSchema {
         assertThat(SCHEMA.validate(json, InputFormat.JSON)).as("%s against results.schema.json", results).isEmpty();
     }
 
-    /** Every results.json under {@code runsDir} follows the schema; returns how many there were. */
+    /**
+     * After each test, every results.json its runs left under the runs folder {@code runs} names
+     * (the test's sandbox, read then) follows the schema: registered by each test class that makes
+     * real runs, so every run the suite makes is checked.
+     */
+    public static final class EveryRun implements org.junit.jupiter.api.extension.AfterEachCallback {
+        private final java.util.function.Supplier<Path> runs;
+
+        public EveryRun(java.util.function.Supplier<Path> runs) {
+            this.runs = runs;
+        }
+
+        @Override
+        public void afterEach(org.junit.jupiter.api.extension.ExtensionContext context) throws IOException {
+            assertEveryValid(runs.get());
+        }
+    }
+
+    /** Every results.json under {@code runsDir} (if it exists) follows the schema; returns how many there were. */
     public static int assertEveryValid(Path runsDir) throws IOException {
+        if (!Files.isDirectory(runsDir)) {
+            return 0;
+        }
         List<Path> all;
         try (Stream<Path> files = Files.walk(runsDir)) {
             all = files.filter(f -> f.getFileName().toString().equals("results.json")).toList();

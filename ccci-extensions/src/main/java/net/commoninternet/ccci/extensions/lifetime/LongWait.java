@@ -54,14 +54,14 @@ public final class LongWait {
 
     /**
      * Says that the wait goes on, if another {@link #EVERY} has passed since it began or last said
-     * so; {@code seen} (what the waiter sees now, or null) is asked only then.
+     * so and its bound has not; {@code seen} (what the waiter sees now, or null) is asked only then.
      *
      * @return whether it said so
      */
     public boolean tick(Supplier<String> seen) {
         long now = nanoTime.getAsLong();
-        if (now - nextSay < 0) {
-            return false;
+        if (now - nextSay < 0 || over()) {
+            return false; // a wait whose bound is over is not still waiting: its caller says how it ended
         }
         long waited = Duration.ofNanos(now - started).toSeconds();
         String state = seen == null ? null : seen.get();

@@ -131,16 +131,36 @@ public final class ContainerExec {
             }
         });
         try {
-            while (!stream.awaitCompletion(wait.slice().toMillis(), TimeUnit.MILLISECONDS)) {
-                if (wait.over()) {
-                    return null;
-                }
-                wait.tick(null);
+            if (!stream.awaitEnd(wait)) {
+                return null;
             }
         } finally {
             stream.closeQuietly();
         }
         return exitOf(client, exec);
+    }
+
+    /**
+     * The exit status of {@code container} on {@code engine} (a container ccci started, restic's
+     * say), or null if it was still running at the end of {@code wait}'s bound; a long wait says
+     * every {@link LongWait#EVERY} that it goes on.
+     */
+    public static Long awaitExit(DockerClient engine, String container, LongWait wait) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicReference<Long> status = new java.util.concurrent.atomic.AtomicReference<>();
+        EngineStream<com.github.dockerjava.api.model.WaitResponse> stream = engine.waitContainerCmd(container)
+                .exec(new EngineStream<com.github.dockerjava.api.model.WaitResponse>() {
+                    @Override
+                    public void onNext(com.github.dockerjava.api.model.WaitResponse response) {
+                        if (response.getStatusCode() != null) {
+                            status.set(response.getStatusCode().longValue());
+                        }
+                    }
+                });
+        try {
+            return stream.awaitEnd(wait) ? status.get() : null;
+        } finally {
+            stream.closeQuietly();
+        }
     }
 
     /**

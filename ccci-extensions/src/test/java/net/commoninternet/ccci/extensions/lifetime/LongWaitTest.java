@@ -80,5 +80,7 @@ class LongWaitTest {
         advance(Duration.ofSeconds(5));
         assertThat(wait.over()).isTrue();
         assertThat(wait.slice()).isEqualTo(Duration.ofMillis(1));
+        advance(Duration.ofSeconds(5));
+        assertThat(wait.tick(null)).as("a wait whose bound is over is not still waiting").isFalse();
     }
 }

@@ -43,7 +43,6 @@ class ReportInBrowserTest {
 
     private static final String SECRET = "Zq8vK2pLm9xW-db";
     private static final Path SCREENSHOTS = Path.of("target/surefire-reports/ccci-screenshots");
-    private static final List<Integer> SCREENS = List.of(360, 1280);
     /** The bundled recipes and the levels a {@code -Drecipe=all} run reaches (SeveralRecipesEndToEndTest). */
     private static final Map<String, Integer> ALL = new java.util.TreeMap<>(Map.of("custom-html", 4,
             "custom-html-broken", 1, "custom-html-unbumped", 1, "guestbook", 5, "notes-demo", 4));
@@ -106,7 +105,7 @@ class ReportInBrowserTest {
         assertThat(browser.hrefsOf("tr.check:has(td.passed) td.logs a")).contains("logs/install/app.log");
         assertThat(browser.hrefsOf("tr.check:has(td.passed) + tr.evidence")).as("only a failed check shows its logs' ends").isEmpty();
         assertThat(browser.resourcesLoaded()).as("self-contained: no style, script, image or font fetched").isZero();
-        checkedOnEveryScreen("report-custom-html-broken");
+        browser.assertReadableOnEveryScreen("report-custom-html-broken", SCREENSHOTS);
     }
 
     @Test
@@ -118,7 +117,7 @@ class ReportInBrowserTest {
                 "report of custom-html-broken").doesNotContain(SECRET);
         assertThat(browser.hrefsOf("a")).contains("../77-custom-html-broken/report.html");
         assertThat(browser.resourcesLoaded()).isZero();
-        checkedOnEveryScreen("catalogue");
+        browser.assertReadableOnEveryScreen("catalogue", SCREENSHOTS);
     }
 
     /**
@@ -137,20 +136,6 @@ class ReportInBrowserTest {
                 .contains("color-contrast");
         assertThat(browser.widerThanTheScreen()).as("no viewport: laid out 980 px wide and scaled")
                 .doesNotContain("viewport 360 px");
-    }
-
-    /**
-     * At each screen width: nothing wider than the screen, no serious or critical accessibility
-     * violation, and a full-page screenshot kept.
-     */
-    static void checkedOnEveryScreen(String name) throws Exception {
-        for (int width : SCREENS) {
-            browser.screen(width);
-            assertThat(browser.widerThanTheScreen()).as("%s at %d px", name, width).containsExactly("viewport " + width + " px");
-            List<Axe.Violation> violations = Axe.check(browser);
-            assertThat(violations).as("%s at %d px: %s", name, width, violations).noneMatch(Axe.Violation::seriousOrWorse);
-            browser.fullPageScreenshot(SCREENSHOTS.resolve(name + "-" + width + ".png"));
-        }
     }
 
     private static RunSettings settings(String recipe, String runId) {

@@ -23,8 +23,10 @@ import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.ResultsSchema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,6 +48,9 @@ class UntrustedRecipeTest {
 
     @TempDir
     Path sandbox;
+
+    @RegisterExtension
+    final ResultsSchema.EveryRun everyResultsJson = new ResultsSchema.EveryRun(() -> sandbox.resolve("runs"));
 
     private final List<String> domains = new ArrayList<>();
 
@@ -256,6 +261,7 @@ class UntrustedRecipeTest {
      * A backupbot pre-hook that never ends: the host's bound ({@code -Dccci.hook-timeout}, never
      * the recipe's) fails the backup in one line, the run goes on to its teardown, and nothing of
      * the app is left (without the bound the hook held the run for ContainerExec's 15 minutes).
+     * While it waits past 10 s, the run says so, naming the hook (a bound of 12 s: one such line).
      */
     @Test
     void aPreHookThatNeverEndsFailsItsBackupInOneLineWithinTheHostsBoundAndTheRunTearsDown() throws Exception {
@@ -265,7 +271,7 @@ class UntrustedRecipeTest {
                 + "volumes:\n  content:\n", "");
         MavenRun run = MavenRun.start(sandbox.resolve("hang.log"), Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
                 "ABRA_DIR", sandbox.resolve("abra").toString()), "-Drecipe=i11hang", "-Dccci.recipes=" + sandbox.resolve("recipes"),
-                "-Dccci.stages=install,backup", "-Dccci.run-id=i11-hang", "-Dccci.hook-timeout=3");
+                "-Dccci.stages=install,backup", "-Dccci.run-id=i11-hang", "-Dccci.hook-timeout=12");
         String domain = MavenRun.Started.parse(run.awaitLine("== ccci run ", Duration.ofMinutes(5))).domain();
         domains.add(domain);
 
@@ -273,7 +279,8 @@ class UntrustedRecipeTest {
 
         assertThat(exit).as(run.output()).isNotZero();
         assertThat(run.output()).contains("backupbot.backup.pre-hook of " + AppNaming.stackName(domain) + "_app did not finish"
-                + " within 3 s: a hook must end; this host bounds it with -Dccci.hook-timeout=3");
+                + " within 12 s: a hook must end; this host bounds it with -Dccci.hook-timeout=12",
+                ".. still waiting for backupbot.backup.pre-hook of " + AppNaming.stackName(domain) + "_app: 10 s of at most 12 s");
         try (DockerEngine docker = DockerEngine.connect()) {
             assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).isEmpty();
         }

@@ -21,6 +21,7 @@ import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.lifetime.LongWait;
 import net.commoninternet.ccci.extensions.swarm.BackupLabels;
+import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 
@@ -108,7 +109,7 @@ final class ResticContainer {
         }
         try {
             engine.startContainerCmd(id).exec();
-            Long exit = awaitExit(engine, id, LongWait.begin(LOG, "restic " + args.get(0) + " of " + stack, bound));
+            Long exit = ContainerExec.awaitExit(engine, id, LongWait.begin(LOG, "restic " + args.get(0) + " of " + stack, bound));
             CappedOutput out = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
             CappedOutput err = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
             engine.logContainerCmd(id).withStdOut(true).withStdErr(true).exec(new ResultCallback.Adapter<Frame>() {
@@ -128,26 +129,6 @@ final class ResticContainer {
                 LOG.warn("the restic container {} of {} could not be removed ({}); the stack's teardown removes it", id, stack,
                         DockerEngine.engineSays(e));
             }
-        }
-    }
-
-    /**
-     * The container's exit status, or null if it was still running at the end of {@code waiting}'s
-     * bound; a long one says every {@link LongWait#EVERY} that restic is still at it.
-     */
-    private static Long awaitExit(DockerClient engine, String id, LongWait waiting) throws InterruptedException {
-        try (WaitContainerResultCallback wait = engine.waitContainerCmd(id).exec(new WaitContainerResultCallback())) {
-            while (!wait.awaitCompletion(waiting.slice().toMillis(), TimeUnit.MILLISECONDS)) {
-                if (waiting.over()) {
-                    return null;
-                }
-                waiting.tick(null);
-            }
-            return (long) wait.awaitStatusCode();
-        } catch (DockerClientException stillRunning) {
-            return null;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 }
