@@ -182,6 +182,16 @@ class UntrustedRecipeTest {
         softly.assertThat(out).as("i11allow deploys").contains("deploying " + AppNaming.stackName(domainOf.get("i11allow")));
         softly.assertThat(Files.readString(sandbox.resolve("runs/i11-battery-i11allow/results.json")))
                 .containsPattern("\"check\"\\s*:\\s*\"converged\",\\s*\"status\"\\s*:\\s*\"passed\"");
+        // a refused deploy is a failed run in its results, and its report says why in the reader's words
+        for (String recipe : refusals.keySet()) {
+            Path results = sandbox.resolve("runs/i11-battery-" + recipe + "/results.json");
+            if (Files.exists(results)) {
+                com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(results.toFile());
+                softly.assertThat(json.get("verdict").asText()).as("%s's verdict", recipe).isEqualTo("failed");
+                softly.assertThat(json.get("next_level").get("why").asText()).as("%s: why not level 1", recipe)
+                        .startsWith("install > deploy: ");
+            }
+        }
         // nothing of a refused recipe ever existed on the engine: the engine's own events say so
         String events = events(since, until);
         for (String recipe : refusals.keySet()) {
