@@ -22,11 +22,18 @@ import org.apiguardian.api.API;
 public record DockerEngine(DockerClient client, DockerHttpClient http, String host, Facts facts) implements AutoCloseable {
 
     /**
-     * What the engine said of itself when the run connected ({@code /info}): its version, and the
-     * runtime every container of it runs under unless it asks for another (a swarm task cannot), with
-     * the path of that runtime's binary (empty if the engine gave none, as for its built-in runc).
+     * What the engine said of itself when the run connected (its {@code /info}, read anyway): its
+     * version, how many nodes its swarm has, the runtime its containers get by default (what
+     * sandboxes a recipe's tasks, which cannot ask for another: {@code runc}, or gVisor's
+     * {@code runsc}) and the path of that runtime's binary (empty for the engine's built-in runc).
+     * "unknown" where the engine did not say.
      */
-    public record Facts(String version, String defaultRuntime, String runtimePath) {
+    public record Facts(String version, int swarmNodes, String defaultRuntime, String runtimePath) {
+        static Facts of(com.fasterxml.jackson.databind.JsonNode info) {
+            String runtime = info.path("DefaultRuntime").asText("unknown");
+            return new Facts(info.path("ServerVersion").asText("unknown"), info.path("Swarm").path("Nodes").asInt(0), runtime,
+                    info.path("Runtimes").path(runtime).path("path").asText(""));
+        }
     }
 
     static final String SETUP_HINT = "run scripts/setup-local-swarm as root to install and start it";
@@ -123,10 +130,7 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
                     + " them), or promote this node with docker node promote.");
         }
         SwarmNodes.ownNodeIs(client, swarm.path("NodeID").asText()); // already read: no second /info (7-9 ms) for it
-        String runtime = info.path("DefaultRuntime").asText("");
-        Facts facts = new Facts(info.path("ServerVersion").asText(""), runtime,
-                info.path("Runtimes").path(runtime).path("path").asText(""));
-        return new DockerEngine(client, http, config.getDockerHost().toString(), facts);
+        return new DockerEngine(client, http, config.getDockerHost().toString(), Facts.of(info));
     }
 
     private static com.fasterxml.jackson.databind.JsonNode info(DockerHttpClient http) {
@@ -245,7 +249,7 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws java.io.IOException {
         client.close();
     }
 }

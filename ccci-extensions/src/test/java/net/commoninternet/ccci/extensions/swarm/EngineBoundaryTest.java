@@ -47,10 +47,10 @@ class EngineBoundaryTest {
 
     @Test
     void anEngineWhoseDefaultRuntimeIsNotRunscIsOneSentence() {
-        assertThat(EngineBoundary.runtimeMissing(HOST, new DockerEngine.Facts("20.10.24", "runsc", "/usr/bin/runsc"))).isEmpty();
-        assertThat(EngineBoundary.runtimeMissing(HOST, new DockerEngine.Facts("20.10.24", "sandbox", "/opt/gvisor/runsc")))
+        assertThat(EngineBoundary.runtimeMissing(HOST, new DockerEngine.Facts("20.10.24", 1, "runsc", "/usr/bin/runsc"))).isEmpty();
+        assertThat(EngineBoundary.runtimeMissing(HOST, new DockerEngine.Facts("20.10.24", 1, "sandbox", "/opt/gvisor/runsc")))
                 .isEmpty();
-        assertThat(EngineBoundary.runtimeMissing(HOST, new DockerEngine.Facts("20.10.24", "runc", ""))).hasValue("the engine at "
+        assertThat(EngineBoundary.runtimeMissing(HOST, new DockerEngine.Facts("20.10.24", 1, "runc", ""))).hasValue("the engine at "
                 + HOST + " runs containers with runc, not gVisor's runsc, so a recipe's container shares the host's kernel:"
                 + " make runsc the engine's default runtime (scripts/setup-local-swarm installs it).");
     }
