@@ -65,11 +65,18 @@ public final class EngineBoundary {
             LOG.warn("!! this host runs recipe containers without the {} boundary (accepted on this host with"
                     + " -Dccci.host.unconfined) !!", boundary.key());
         }
+        List<String> refusals = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
         for (Map.Entry<Boundary, Optional<String>> e : missing.entrySet()) {
-            if (e.getValue().isPresent()) {
-                throw new IllegalStateException(e.getValue().get() + " If this host's operator accepts that, run with"
-                        + " -Dccci.host.unconfined=" + e.getKey().key() + ".");
-            }
+            e.getValue().ifPresent(why -> {
+                refusals.add(why);
+                keys.add(e.getKey().key());
+            });
+        }
+        if (!refusals.isEmpty()) {
+            // every missing boundary at once: the operator fixes (or accepts) them in one go
+            throw new IllegalStateException(String.join(" ", refusals) + " If this host's operator accepts that, run with"
+                    + " -Dccci.host.unconfined=" + String.join(",", keys) + ".");
         }
         LOG.info("engine {}: recipe containers run under gVisor ({}), behind the egress rules", docker.host(),
                 docker.facts().runtimePath());
