@@ -2,12 +2,8 @@ package net.commoninternet.ccci.extensions.workspace;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
@@ -27,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * overlays included, interpolated as the deploy is; the files themselves read whole and their
  * env_files judged before the CLI opens them, {@link ComposeFiles}), before each deploy and before
  * the app's secrets are made, so a refused recipe leaves nothing on the engine; and the swarm
- * driver deploys exactly what was judged ({@code ComposeConfig#deployable}).
+ * driver deploys exactly what was judged ({@link ComposeConfig#writeDeployable}).
  *
  * <p>An operator's allowance ({@link DeployAllowance}, {@code -Dccci.deploy-allowance}) lets one
  * recipe one key and value; each use is logged as a warning.
