@@ -1,17 +1,28 @@
 package net.commoninternet.ccci.extensions.workspace;
 
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * The compose files as the recipe wrote them, judged before any child process opens a file they
@@ -20,9 +31,9 @@ import org.yaml.snakeyaml.error.YAMLException;
  * file's lines in its errors: {@code env_file: [/etc/shadow]} would be read, and printed, by the
  * very step that resolves the compose for the deploy policy. So each {@code COMPOSE_FILE} entry is
  * read whole (at most {@link #MAX_BYTES}; a larger one is refused, never judged in part), parsed
- * here the way the CLI's YAML parser reads it (anchors, aliases and merge keys expanded; a
- * duplicate key, which the CLI refuses too, is refused), and every {@code env_file} key, at any
- * depth, must name literal files inside the recipe's tree, links followed.
+ * here the way the CLI's YAML parser reads it (an alias is its anchor's node, a merge key's value
+ * the mapping it merges), and every {@code env_file} key, at any depth, must name literal files
+ * inside the recipe's tree, links followed.
  *
  * <p>A path with {@code $} is refused: the CLI would interpolate it after this check, so only a
  * literal path can be judged before the CLI opens it. Secrets' and configs' {@code file}s are not
@@ -61,23 +72,31 @@ final class ComposeFiles {
                         + " the " + (MAX_BYTES >> 20) + " MiB ccci judges of a compose file (it judges a compose whole or not"
                         + " at all): split or shrink it.");
             }
-            for (Object document : documents(app.recipe(), name, compose)) {
-                envFiles(app.recipe(), document, List.of(), root, base);
+            EnvFiles envFiles = new EnvFiles(app.recipe(), root, base);
+            for (Node document : documents(app.recipe(), name, compose)) {
+                envFiles.walk(document, List.of());
             }
             files.add(compose);
         }
         return List.copyOf(files);
     }
 
-    private static Iterable<Object> documents(String recipe, String name, Path compose) throws IOException {
+    /**
+     * Every document of the file as SnakeYAML's composer reads it (the node graph: an alias is the
+     * anchored node itself, a merge key's value the mapping it merges), without its constructor (the
+     * high-level loader costs a cold JVM some 60-90 ms before the first deploy; the composer, beside
+     * the YAML parser Jackson has already loaded, a few).
+     */
+    private static List<Node> documents(String recipe, String name, Path compose) throws IOException {
         LoaderOptions options = new LoaderOptions();
-        options.setAllowDuplicateKeys(false);
         options.setAllowRecursiveKeys(false);
         options.setCodePointLimit(MAX_BYTES + 1);
-        Yaml yaml = new Yaml(new SafeConstructor(options));
-        List<Object> documents = new ArrayList<>();
-        try (InputStream in = Files.newInputStream(compose, LinkOption.NOFOLLOW_LINKS)) {
-            yaml.loadAll(in).forEach(documents::add);
+        List<Node> documents = new ArrayList<>();
+        try (Reader in = new InputStreamReader(Files.newInputStream(compose, LinkOption.NOFOLLOW_LINKS), StandardCharsets.UTF_8)) {
+            Composer composer = new Composer(new ParserImpl(new StreamReader(in), options), new Resolver(), options);
+            while (composer.checkNode()) {
+                documents.add(composer.getNode());
+            }
         } catch (YAMLException e) {
             throw new IOException("the compose files of " + recipe + " (" + name + ") do not parse: " + firstLine(e.getMessage())
                     + " — fix the recipe's compose file.");
@@ -86,32 +105,58 @@ final class ComposeFiles {
     }
 
     /**
-     * Every {@code env_file} in the tree of one document, at any depth (an extension field merged
-     * into a service is expanded here as the CLI expands it): its entries must be literal files of
-     * the recipe. {@code where} names the place for the sentence: {@code service app}, or the path.
+     * Every {@code env_file} in a document's node graph, at any depth (an extension field merged
+     * into a service is reached through the merge key's value, as the CLI expands it): its entries
+     * must be literal files of the recipe. Each node is walked once: an alias is its anchor's node.
      */
-    private static void envFiles(String recipe, Object node, List<String> path, Path root, Path base) throws IOException {
-        if (node instanceof Map<?, ?> map) {
-            for (Map.Entry<?, ?> entry : map.entrySet()) {
-                List<String> at = new ArrayList<>(path);
-                at.add(String.valueOf(entry.getKey()));
-                if ("env_file".equals(entry.getKey())) {
-                    String where = path.size() == 2 && path.get(0).equals("services") ? "service " + path.get(1)
-                            : String.join(".", at);
-                    Object value = entry.getValue();
-                    for (Object item : value instanceof List<?> list ? list : List.of(value == null ? "" : value)) {
-                        Object file = item instanceof Map<?, ?> longForm ? longForm.get("path") : item;
-                        envFile(recipe, where, file instanceof String s ? s : String.valueOf(file), root, base);
+    private record EnvFiles(String recipe, Path root, Path base, Set<Node> seen) {
+        EnvFiles(String recipe, Path root, Path base) {
+            this(recipe, root, base, Collections.newSetFromMap(new IdentityHashMap<>()));
+        }
+
+        /** {@code path} names the place for the sentence: {@code service app}, or the keys' path. */
+        void walk(Node node, List<String> path) throws IOException {
+            if (!seen.add(node)) {
+                return;
+            }
+            if (node instanceof MappingNode map) {
+                for (NodeTuple tuple : map.getValue()) {
+                    String key = tuple.getKeyNode() instanceof ScalarNode k ? k.getValue() : "";
+                    List<String> at = new ArrayList<>(path);
+                    at.add(key);
+                    if ("env_file".equals(key)) {
+                        String where = path.size() == 2 && path.get(0).equals("services") ? "service " + path.get(1)
+                                : String.join(".", at);
+                        Node value = tuple.getValueNode();
+                        for (Node item : value instanceof SequenceNode list ? list.getValue() : List.of(value)) {
+                            envFile(recipe, where, literal(item), root, base);
+                        }
+                    } else {
+                        walk(tuple.getValueNode(), at);
                     }
-                } else {
-                    envFiles(recipe, entry.getValue(), at, root, base);
+                }
+            } else if (node instanceof SequenceNode list) {
+                for (Node item : list.getValue()) {
+                    walk(item, path);
                 }
             }
-        } else if (node instanceof List<?> list) {
-            for (Object item : list) {
-                envFiles(recipe, item, path, root, base);
+        }
+    }
+
+    /** An env_file entry's path: a string, or the {@code path} of its long form; "" for anything else. */
+    private static String literal(Node item) {
+        if (item instanceof ScalarNode scalar) {
+            return scalar.getValue();
+        }
+        if (item instanceof MappingNode longForm) {
+            for (NodeTuple tuple : longForm.getValue()) {
+                if (tuple.getKeyNode() instanceof ScalarNode k && k.getValue().equals("path")
+                        && tuple.getValueNode() instanceof ScalarNode v) {
+                    return v.getValue();
+                }
             }
         }
+        return "";
     }
 
     private static void envFile(String recipe, String where, String path, Path root, Path base) throws IOException {
