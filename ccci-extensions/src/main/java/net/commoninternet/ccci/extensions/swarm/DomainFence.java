@@ -35,7 +35,15 @@ public final class DomainFence {
     }
 
     public static boolean mayAct(String stack) {
-        BooleanSupplier guard = GUARDS.get(stack);
+        return allows(GUARDS.get(stack));
+    }
+
+    /**
+     * The fence's decision: a stack is acted on only while its guard (its holder's lease confirmed)
+     * says so; with no guard ({@code null}: no lease of this process covers it) it may be. The lease
+     * protocol's model checker asks the same, for the hosts it simulates.
+     */
+    public static boolean allows(BooleanSupplier guard) {
         return guard == null || guard.getAsBoolean();
     }
 }
