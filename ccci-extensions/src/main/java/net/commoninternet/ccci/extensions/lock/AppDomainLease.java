@@ -393,7 +393,7 @@ public final class AppDomainLease {
         return expired;
     }
 
-    private Map<String, String> labels(String domain, String token, String purpose, long renewal, String state) {
+    Map<String, String> labels(String domain, String token, String purpose, long renewal, String state) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(LEASE, domain);
         labels.put(STATE, state);
@@ -425,6 +425,13 @@ public final class AppDomainLease {
         private Stored current;
         private long renewal;
         private long confirmedAt;
+        /**
+         * When the first renewal since the last confirmed one was sent ({@code unconfirmed} says whether
+         * there is one). Every such attempt carries the same renewal number, so a record found carrying
+         * it was written by one of them: no earlier than this.
+         */
+        private boolean unconfirmed;
+        private long unconfirmedSince;
         private String lost;
         private boolean released;
 
@@ -521,14 +528,19 @@ public final class AppDomainLease {
         private Void renew() throws IOException {
             Stored seen;
             long next;
+            long sent;
             synchronized (this) {
                 if (!rules.mayRenew(released, lost != null)) {
                     return null;
                 }
                 seen = current;
                 next = renewal + 1;
+                sent = clock.getAsLong();
+                if (!unconfirmed) {
+                    unconfirmed = true;
+                    unconfirmedSince = sent;
+                }
             }
-            long sent = clock.getAsLong();
             Swap swap = null;
             try {
                 swap = store.swap(seen, labels(domain, token, purpose, next, HELD));
@@ -544,7 +556,8 @@ public final class AppDomainLease {
                 current = after.get();
                 if (rules.renewed(swap, next, current)) {
                     renewal = next;
-                    confirmedAt = rules.confirmedSince(confirmedAt, sent, answered);
+                    confirmedAt = rules.confirmedSince(confirmedAt, rules.writeSent(swap, sent, unconfirmedSince), answered);
+                    unconfirmed = false;
                 }
             }
             return null;

@@ -147,6 +147,17 @@ class LeaseRules {
     }
 
     /**
+     * When the write a renewal found was sent: this very call's sending if its compare-and-swap said it
+     * was applied; otherwise (its answer was lost, or it lost to a write carrying its renewal number) the
+     * write is one of the attempts made since the last confirmed renewal, which all carry that number,
+     * so no earlier than the first of them ({@code firstUnconfirmed}). Crediting the later attempt would
+     * confirm the holder past the moment a contender first read that write.
+     */
+    long writeSent(Swap swap, long sent, long firstUnconfirmed) {
+        return swap == Swap.SWAPPED ? sent : firstUnconfirmed;
+    }
+
+    /**
      * The moment the holder's lease counts as confirmed from, after a renewal sent at {@code sent} was
      * applied and answered at {@code answered}: its sending (no contender can have first read the
      * version it wrote before that), never its answer, which a slow network can make arbitrarily late.
