@@ -270,6 +270,17 @@ public final class AppDomainLease {
      * proven gone: by the flock (same scope) or by {@link #expired}. Empty when another contender won.
      */
     public Optional<Held> take(Seen seen, String purpose) throws IOException {
+        Optional<Held> held = takeUnstarted(seen, purpose);
+        held.ifPresent(Held::start);
+        return held;
+    }
+
+    /**
+     * {@link #take}, with the lease's fence registered but its heartbeat thread not started: the
+     * controlled-scheduler tests run the heartbeat's steps ({@link Held#renew}, {@link Held#fenceIfDue})
+     * on threads of their own.
+     */
+    Optional<Held> takeUnstarted(Seen seen, String purpose) throws IOException {
         String token = UUID.randomUUID().toString();
         Map<String, String> labels = labels(seen.domain(), token, purpose, 0, HELD);
         long sent = clock.getAsLong();
@@ -288,7 +299,7 @@ public final class AppDomainLease {
             return Optional.empty();
         }
         Held held = new Held(seen.domain(), taken.get(), purpose, sent);
-        held.start();
+        DomainFence.guard(AppNaming.stackName(held.domain), held.fence);
         return Optional.of(held);
     }
 
@@ -447,7 +458,6 @@ public final class AppDomainLease {
         }
 
         private void start() {
-            DomainFence.guard(AppNaming.stackName(domain), fence);
             heartbeat.start();
         }
 
@@ -524,8 +534,8 @@ public final class AppDomainLease {
             throw new IOException("the lease kept changing under its holder");
         }
 
-        /** Renews once: compare-and-swap from the version last read, then read the new one. */
-        private Void renew() throws IOException {
+        /** Renews once: compare-and-swap from the version last read, then read the new one (the call thread's work). */
+        Void renew() throws IOException {
             Stored seen;
             long next;
             long sent;
@@ -587,6 +597,29 @@ public final class AppDomainLease {
             }
         }
 
+        /**
+         * The heartbeat's fence: when no renewal was confirmed for {@link Timing#fenceAfter()} (counted
+         * from {@code confirmed}, as read at {@code now}) the lease is lost, once; whether it fired.
+         */
+        boolean fenceIfDue(long confirmed, long now) {
+            if (!rules.fenceDue(confirmed, now, timing.fenceAfter())) {
+                return false;
+            }
+            loseOnce("no renewal of the app lease of " + domain + " was confirmed for " + timing.fenceAfter().toSeconds()
+                    + " s (the swarm's managers do not answer: this host may be cut off): the run stops before the"
+                    + " lease can expire (" + timing.ttl().toSeconds() + " s)");
+            return true;
+        }
+
+        /** The fence check as the heartbeat makes it now. */
+        boolean fenceIfDue() {
+            long confirmed;
+            synchronized (this) {
+                confirmed = confirmedAt;
+            }
+            return fenceIfDue(confirmed, clock.getAsLong());
+        }
+
         /** The heartbeat: a renewal every heartbeat (every second after a failure); the fence when none is confirmed in time. */
         private void beat() {
             Future<Void> inFlight = null;
@@ -601,10 +634,7 @@ public final class AppDomainLease {
                 }
                 long deadline = confirmed + timing.fenceAfter().toNanos();
                 long now = clock.getAsLong();
-                if (rules.fenceDue(confirmed, now, timing.fenceAfter())) {
-                    loseOnce("no renewal of the app lease of " + domain + " was confirmed for " + timing.fenceAfter().toSeconds()
-                            + " s (the swarm's managers do not answer: this host may be cut off): the run stops before the"
-                            + " lease can expire (" + timing.ttl().toSeconds() + " s)");
+                if (fenceIfDue(confirmed, now)) {
                     return;
                 }
                 if (inFlight == null && now >= nextAt) {

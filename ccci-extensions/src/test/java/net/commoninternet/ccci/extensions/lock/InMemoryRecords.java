@@ -29,6 +29,8 @@ class InMemoryRecords extends SwarmRecords {
     private long index;
     private long ids;
     private LongSupplier stamp = () -> 0;
+    /** Told of every call as it is applied ("read <id>", "swap <id> <state> <renewal>", ...): a test's event log. */
+    private java.util.function.Consumer<String> calls = call -> { };
     private volatile boolean unreachable;
     /** Reads still to fail once their call is in (a manager that applied a write and died before its answer). */
     private int failingReads;
@@ -49,6 +51,12 @@ class InMemoryRecords extends SwarmRecords {
     /** Writes from now on are stamped with this clock's reading, in seconds (the leader's clock, or a model's host's). */
     synchronized InMemoryRecords stampedBy(LongSupplier seconds) {
         this.stamp = seconds;
+        return this;
+    }
+
+    /** Every call from now on is told to {@code log} as it is applied, inside the store's transaction. */
+    synchronized InMemoryRecords logging(java.util.function.Consumer<String> log) {
+        this.calls = log;
         return this;
     }
 
@@ -105,6 +113,7 @@ class InMemoryRecords extends SwarmRecords {
             throw new IOException("the manager died before it answered (an in-memory stand-in's failed read)");
         }
         Stored byIdentity = byId.get(nameOrId);
+        calls.accept("read " + nameOrId);
         return byIdentity != null ? Optional.of(byIdentity) : byName(nameOrId);
     }
 
@@ -119,12 +128,14 @@ class InMemoryRecords extends SwarmRecords {
             return Swap.OUT_OF_SEQUENCE;
         }
         write(now.id(), now.name(), labels);
+        calls.accept("swap " + now.id() + " " + labels.get(AppDomainLease.STATE) + " " + labels.get(AppDomainLease.RENEWAL));
         return Swap.SWAPPED;
     }
 
     @Override
     public synchronized void delete(String id) throws IOException {
         answer();
+        calls.accept("delete " + id);
         byId.remove(id);
     }
 
