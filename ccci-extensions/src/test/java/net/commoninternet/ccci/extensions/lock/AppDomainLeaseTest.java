@@ -357,4 +357,61 @@ class AppDomainLeaseTest {
             }
         }
     }
+
+    @Test
+    void theFenceFiresOnlyWhenDueAndALeaseWhoseRecordIsGoneIsLost() throws Exception {
+        AppDomainLease a = host("a");
+        AppDomainLease.Held lease = take(a, a.look(DOMAIN));
+        assertThat(lease.fenceIfDue()).isFalse();
+        clock.set(200 * S);
+        assertThat(lease.reconfirm()).isTrue();
+        assertThat(label(AppDomainLease.RENEWAL)).isEqualTo("1");
+        assertThat(lease.reconfirm()).isTrue();
+        assertThat(label(AppDomainLease.RENEWAL)).as("each confirmed renewal numbers the next").isEqualTo("2");
+        clock.set(734 * S);
+        assertThat(lease.fenceIfDue()).isTrue();
+        assertThat(lease.lostBecause()).get().asString().startsWith("no renewal of the app lease of " + DOMAIN);
+        assertThat(lost).hasSize(1);
+
+        AppDomainLease.Held other = take(a, a.look(OTHER));
+        store.delete(store.read(AppDomainLease.name(OTHER)).orElseThrow().id());
+        assertThat(other.reconfirm()).isFalse();
+        assertThat(other.lostBecause()).get().asString().endsWith("(it is gone)");
+    }
+
+    @Test
+    void anInterruptDuringAReconfirmOrAReleaseIsKeptAndTheCallThreadEnds() throws Exception {
+        AppDomainLease a = host("a");
+        AppDomainLease.Held lease = take(a, a.look(DOMAIN));
+        Thread.currentThread().interrupt();
+        lease.reconfirm();
+        assertThat(Thread.interrupted()).isTrue();
+        Thread.currentThread().interrupt();
+        lease.release();
+        assertThat(Thread.interrupted()).isTrue();
+        awaitCondition(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().equals("ccci-lease-call-" + DOMAIN) && t.isAlive()));
+    }
+
+    @Test
+    void aFreeDomainIsTakenWithOneCreateAndAnExpiredOneWithOneSwap() throws Exception {
+        AppDomainLease a = realClock("a", SHORT);
+        AppDomainLease b = realClock("b", SHORT);
+        AppDomainLease.Held first = a.acquire(DOMAIN, "run");
+        held.add(first);
+        first.release();
+        AppDomainLease.Held silent = a.takeUnstarted(a.look(DOMAIN), "run").orElseThrow();
+        held.add(silent);
+        long created = store.read(AppDomainLease.name(DOMAIN)).orElseThrow().version();
+        AppDomainLease.Held taken = b.acquire(DOMAIN, "run");
+        held.add(taken);
+        SwarmRecords.Stored now = store.read(AppDomainLease.name(DOMAIN)).orElseThrow();
+        assertThat(now.label(AppDomainLease.HOST)).isEqualTo("host-b");
+        assertThat(now.version()).as("one compare-and-swap from the version watched").isBetween(created + 1, created + 2);
+        assertThat(now.label(AppDomainLease.RENEWAL)).isIn("0", "1");
+        AppDomainLease.Held fresh = b.acquire(OTHER, "run");
+        held.add(fresh);
+        assertThat(store.read(AppDomainLease.name(OTHER)).orElseThrow().label(AppDomainLease.RENEWAL))
+                .as("a free domain: one create, taken at once").isIn("0", "1");
+    }
 }

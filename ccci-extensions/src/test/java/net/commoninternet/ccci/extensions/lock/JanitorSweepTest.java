@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -170,5 +171,86 @@ class JanitorSweepTest {
         } finally {
             Thread.interrupted();
         }
+    }
+
+    @Test
+    void theLongHeldFlagNeedsAnAgePastItsBoundAndALockHeldDuringTheWatchIsLive() throws Exception {
+        hold(A);
+        assertThat(janitor(Duration.ZERO).sweep(Set.of(A))).containsEntry(A, Outcome.LIVE);
+        heldLocks.remove(0).release();
+        AppDomainLease other = host("b", locks.resolve("b"));
+        other.takeUnstarted(other.look(A), "run").orElseThrow();
+        swarmClock.addAndGet(1);
+        int[] reads = {0};
+        store.logging(call -> {
+            if (call.equals("read " + AppDomainLease.name(A)) && ++reads[0] == 2) {
+                try {
+                    hold(A); // a new run of the domain took the flock while the janitor watched
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+        assertThat(leased(host("a", locks)).sweep(Set.of(A))).containsEntry(A, Outcome.LIVE);
+        assertThat(reaped).isEmpty();
+    }
+
+    @Test
+    void aTakeThatLosesOrFailsLeavesTheDomainAndAStopAfterTheFirstCandidateKeepsItsOutcome() throws Exception {
+        AppDomainLease other = host("b", locks.resolve("b"));
+        store.logging(call -> {
+            if (call.equals("read " + AppDomainLease.name(A))) {
+                store.logging(c -> { });
+                try {
+                    other.takeUnstarted(other.look(A), "run"); // another host's run wins between the janitor's look and take
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+        assertThat(leased(host("a", locks)).sweep(Set.of(A))).containsEntry(A, Outcome.LIVE_ELSEWHERE);
+        store.logging(call -> {
+            if (call.equals("read " + AppDomainLease.name(B))) {
+                store.unreachable(true);
+            }
+        });
+        try {
+            assertThat(leased(host("a", locks)).sweep(Set.of(B))).containsEntry(B, Outcome.LEASE_UNKNOWN);
+        } finally {
+            store.unreachable(false);
+            store.logging(c -> { });
+        }
+        assertThat(reaped).isEmpty();
+        int[] asked = {0};
+        assertThat(janitor(Duration.ofHours(2)).sweep(Set.of(A, B), () -> ++asked[0] > 1)).containsOnlyKeys(A);
+    }
+
+    @Test
+    void aStopDuringTheWatchEndsItWithNothingTakenAndKeepsTheInterrupt() throws Exception {
+        AppDomainLease other = host("b", locks.resolve("b"));
+        other.takeUnstarted(other.look(A), "run").orElseThrow();
+        swarmClock.addAndGet(1);
+        Thread sweeper = Thread.currentThread();
+        store.logging(call -> {
+            if (call.equals("read " + AppDomainLease.name(A))) {
+                sweeper.interrupt();
+            }
+        });
+        try {
+            assertThat(leased(host("a", locks)).sweep(Set.of(A))).doesNotContainKey(A);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+            store.logging(c -> { });
+        }
+        assertThat(reaped).isEmpty();
+    }
+
+    @Test
+    void onlyLockfilesOfRunAppsAreTidiedAndAnUnopenableOneIsSaid() throws Exception {
+        Files.writeString(locks.resolve("x"), "");
+        Files.createDirectory(AppDomainLock.path(locks, B));
+        assertThat(janitor(Duration.ofHours(2)).sweep(Set.of())).containsExactlyEntriesOf(Map.of(B, Outcome.UNOPENABLE));
+        assertThat(locks.resolve("x")).exists();
     }
 }

@@ -140,4 +140,28 @@ class LocksTest {
         assertThatThrownBy(() -> DomainClaim.take(dir, D, leases)).isInstanceOf(InterruptedException.class);
         assertThat(heldElsewhere(AppDomainLock.path(dir, D))).as("a claim that failed lets its flock go").isFalse();
     }
+
+    @Test
+    void aLockfilesAgeIsItsLastAcquisitionsAndALostLeaseStopsTheClaim() throws Exception {
+        Path path = AppDomainLock.path(dir, D);
+        Files.writeString(path, "");
+        Files.setLastModifiedTime(path, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+        try (LockFile file = LockFile.open(path)) {
+            assertThat(file.ageSeconds()).isBetween(3599L, 3700L);
+        }
+        AppDomainLock.Held held = AppDomainLock.acquire(dir, D);
+        assertThat(Files.getLastModifiedTime(path).toMillis()).isCloseTo(System.currentTimeMillis(),
+                org.assertj.core.data.Offset.offset(5_000L));
+        held.release();
+
+        InMemoryRecords store = new InMemoryRecords();
+        AppDomainLease leases = new AppDomainLease(store, new AppDomainLease.Holder("h", "m", dir, 7, "r"),
+                new AppDomainLease.Timing(Duration.ofSeconds(60), Duration.ofSeconds(10)), why -> { });
+        DomainClaim claim = DomainClaim.take(dir, D, leases);
+        store.delete(store.read(AppDomainLease.name(D)).orElseThrow().id());
+        assertThat(claim.reconfirm()).isFalse();
+        assertThat(claim.mayAct()).isFalse();
+        assertThat(claim.lostBecause()).get().asString().contains("it is gone");
+        claim.release();
+    }
 }
