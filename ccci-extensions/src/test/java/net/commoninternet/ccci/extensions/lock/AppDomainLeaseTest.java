@@ -414,4 +414,27 @@ class AppDomainLeaseTest {
         assertThat(store.read(AppDomainLease.name(OTHER)).orElseThrow().label(AppDomainLease.RENEWAL))
                 .as("a free domain: one create, taken at once").isIn("0", "1");
     }
+
+    @Test
+    void acquireTakesAFreeDomainWithOneCreateAndAnExpiredOneWithOneSwap() throws Exception {
+        AppDomainLease a = host("a");
+        AppDomainLease.Held first = a.acquire(DOMAIN, "run");
+        held.add(first);
+        awaitHeartbeatParked();
+        assertThat(store.read(AppDomainLease.name(DOMAIN)).orElseThrow().version()).as("one create, nothing more").isEqualTo(1);
+
+        AppDomainLease.Held silent = a.takeUnstarted(a.look(OTHER), "run").orElseThrow();
+        held.add(silent);
+        long created = store.read(AppDomainLease.name(OTHER)).orElseThrow().version();
+        AtomicLong ticking = new AtomicLong();
+        AppDomainLease b = new AppDomainLease(store, new AppDomainLease.Holder("host-b", "machine-b", Path.of("/run/lock"), 8,
+                "run-b"), TIMING, lost::add, LeaseRules.PROTOCOL, () -> ticking.addAndGet(100 * S));
+        AppDomainLease.Held taken = b.acquire(OTHER, "run");
+        held.add(taken);
+        awaitHeartbeatParked();
+        SwarmRecords.Stored now = store.read(AppDomainLease.name(OTHER)).orElseThrow();
+        assertThat(now.label(AppDomainLease.HOST)).isEqualTo("host-b");
+        assertThat(now.version()).as("one compare-and-swap from the version watched").isEqualTo(created + 1);
+        assertThat(lost).isEmpty();
+    }
 }
