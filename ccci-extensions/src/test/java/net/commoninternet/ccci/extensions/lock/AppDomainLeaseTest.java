@@ -254,13 +254,7 @@ class AppDomainLeaseTest {
         AppDomainLease b = realClock("b", SHORT);
         AppDomainLease.Held first = a.acquire(DOMAIN, "run");
         held.add(first);
-        CompletableFuture<AppDomainLease.Held> waiting = CompletableFuture.supplyAsync(() -> {
-            try {
-                return b.acquire(DOMAIN, "run");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<AppDomainLease.Held> waiting = acquiring(b, DOMAIN);
         awaitCondition(() -> store.all().size() == 1 && !waiting.isDone());
         first.release();
         AppDomainLease.Held second = waiting.get(10, TimeUnit.SECONDS);
@@ -289,13 +283,7 @@ class AppDomainLeaseTest {
     void aWaitRidesOutManagersThatDoNotAnswer() throws Exception {
         AppDomainLease a = realClock("a", SHORT);
         store.unreachable(true);
-        CompletableFuture<AppDomainLease.Held> waiting = CompletableFuture.supplyAsync(() -> {
-            try {
-                return a.acquire(DOMAIN, "run");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<AppDomainLease.Held> waiting = acquiring(a, DOMAIN);
         assertThatThrownBy(() -> waiting.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(java.util.concurrent.TimeoutException.class);
         store.unreachable(false);
         held.add(waiting.get(10, TimeUnit.SECONDS));
@@ -345,6 +333,17 @@ class AppDomainLeaseTest {
         assertThat(a.holder().runId()).isEqualTo("run-a");
     }
 
+    /** {@code lease.acquire(domain)} on a thread of its own. */
+    private static CompletableFuture<AppDomainLease.Held> acquiring(AppDomainLease lease, String domain) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return lease.acquire(domain, "run");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     private static void awaitCondition(java.util.function.BooleanSupplier condition) {
         long deadline = System.nanoTime() + 10 * S;
         while (!condition.getAsBoolean()) {
@@ -391,28 +390,6 @@ class AppDomainLeaseTest {
         assertThat(Thread.interrupted()).isTrue();
         awaitCondition(() -> Thread.getAllStackTraces().keySet().stream()
                 .noneMatch(t -> t.getName().equals("ccci-lease-call-" + DOMAIN) && t.isAlive()));
-    }
-
-    @Test
-    void aFreeDomainIsTakenWithOneCreateAndAnExpiredOneWithOneSwap() throws Exception {
-        AppDomainLease a = realClock("a", SHORT);
-        AppDomainLease b = realClock("b", SHORT);
-        AppDomainLease.Held first = a.acquire(DOMAIN, "run");
-        held.add(first);
-        first.release();
-        AppDomainLease.Held silent = a.takeUnstarted(a.look(DOMAIN), "run").orElseThrow();
-        held.add(silent);
-        long created = store.read(AppDomainLease.name(DOMAIN)).orElseThrow().version();
-        AppDomainLease.Held taken = b.acquire(DOMAIN, "run");
-        held.add(taken);
-        SwarmRecords.Stored now = store.read(AppDomainLease.name(DOMAIN)).orElseThrow();
-        assertThat(now.label(AppDomainLease.HOST)).isEqualTo("host-b");
-        assertThat(now.version()).as("one compare-and-swap from the version watched").isBetween(created + 1, created + 2);
-        assertThat(now.label(AppDomainLease.RENEWAL)).isIn("0", "1");
-        AppDomainLease.Held fresh = b.acquire(OTHER, "run");
-        held.add(fresh);
-        assertThat(store.read(AppDomainLease.name(OTHER)).orElseThrow().label(AppDomainLease.RENEWAL))
-                .as("a free domain: one create, taken at once").isIn("0", "1");
     }
 
     @Test

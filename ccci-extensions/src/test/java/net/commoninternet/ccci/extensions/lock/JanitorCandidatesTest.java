@@ -3,15 +3,12 @@ package net.commoninternet.ccci.extensions.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.github.dockerjava.transport.DockerHttpClient;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import net.commoninternet.ccci.extensions.swarm.AnsweringEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,46 +36,9 @@ class JanitorCandidatesTest {
         assertThat(JanitorCandidates.fromEnvFiles(servers)).containsExactly(RUN);
     }
 
-    /** Answers each list with the JSON given for its kind (the path's first segment). */
-    private static DockerHttpClient answering(Map<String, String> byKind, int status) {
-        return new DockerHttpClient() {
-            @Override
-            public void close() {
-            }
-
-            @Override
-            public Response execute(Request request) {
-                return answer(request, byKind, status);
-            }
-        };
-    }
-
-    private static DockerHttpClient.Response answer(DockerHttpClient.Request request, Map<String, String> byKind, int status) {
-        {
-            String kind = request.path().substring(1, request.path().indexOf('?'));
-            assertThat(request.path()).contains("filters=").contains("com.docker.stack.namespace");
-            byte[] body = byKind.getOrDefault(kind, "[]").getBytes(StandardCharsets.UTF_8);
-            return new DockerHttpClient.Response() {
-                @Override
-                public int getStatusCode() {
-                    return status;
-                }
-
-                @Override
-                public Map<String, List<String>> getHeaders() {
-                    return Map.of();
-                }
-
-                @Override
-                public InputStream getBody() {
-                    return new ByteArrayInputStream(body);
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }
+    /** Answers each list with the JSON given for its kind (the path's first segment), else an empty list. */
+    private static AnsweringEngine answering(Map<String, String> byKind, int status) {
+        return new AnsweringEngine(status, path -> byKind.getOrDefault(path.substring(1, path.indexOf('?')), "[]"));
     }
 
     @Test
@@ -93,7 +53,9 @@ class JanitorCandidatesTest {
                 "{\"Volumes\":[{\"Labels\":{\"com.docker.stack.namespace\":\"" + STACK + "\"}}]}"), 200))).containsExactly(RUN);
         assertThat(JanitorCandidates.fromSwarm(answering(Map.of("networks",
                 "[{\"Labels\":{\"com.docker.stack.namespace\":\"" + STACK + "\"}}]"), 200))).containsExactly(RUN);
-        assertThat(JanitorCandidates.fromSwarm(answering(Map.of(), 200))).isEmpty();
+        AnsweringEngine none = answering(Map.of(), 200);
+        assertThat(JanitorCandidates.fromSwarm(none)).isEmpty();
+        assertThat(none.paths).hasSize(5).allMatch(p -> p.contains("filters=") && p.contains("com.docker.stack.namespace"));
         assertThatThrownBy(() -> JanitorCandidates.fromSwarm(answering(Map.of(), 500))).isInstanceOf(IOException.class)
                 .hasMessage("listing services failed with HTTP 500");
     }

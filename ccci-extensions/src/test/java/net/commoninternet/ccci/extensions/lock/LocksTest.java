@@ -31,18 +31,23 @@ class LocksTest {
         }
     }
 
-    @Test
-    void aLockIsHeldUntilReleasedOnceAndAWaiterGetsItThen() throws Exception {
-        AppDomainLock.Held held = AppDomainLock.acquire(dir, D);
-        assertThat(held.path()).isEqualTo(dir.resolve("cc-ci-app-" + D + ".lock"));
-        assertThat(heldElsewhere(held.path())).isTrue();
-        CompletableFuture<AppDomainLock.Held> waiter = CompletableFuture.supplyAsync(() -> {
+    /** The domain's lock, acquired on a thread of its own. */
+    private CompletableFuture<AppDomainLock.Held> acquiring() {
+        return CompletableFuture.supplyAsync(() -> {
             try {
                 return AppDomainLock.acquire(dir, D);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
+    }
+
+    @Test
+    void aLockIsHeldUntilReleasedOnceAndAWaiterGetsItThen() throws Exception {
+        AppDomainLock.Held held = AppDomainLock.acquire(dir, D);
+        assertThat(held.path()).isEqualTo(dir.resolve("cc-ci-app-" + D + ".lock"));
+        assertThat(heldElsewhere(held.path())).isTrue();
+        CompletableFuture<AppDomainLock.Held> waiter = acquiring();
         assertThatThrownBy(() -> waiter.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(java.util.concurrent.TimeoutException.class);
         held.release();
         held.release();
@@ -55,13 +60,7 @@ class LocksTest {
     @Test
     void aWaiterWhoseLockfileIsUnlinkedRetriesOnTheLivePathAndAWaitIsInterruptible() throws Exception {
         AppDomainLock.Held held = AppDomainLock.acquire(dir, D);
-        CompletableFuture<AppDomainLock.Held> waiter = CompletableFuture.supplyAsync(() -> {
-            try {
-                return AppDomainLock.acquire(dir, D);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<AppDomainLock.Held> waiter = acquiring();
         assertThatThrownBy(() -> waiter.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(java.util.concurrent.TimeoutException.class);
         Files.delete(held.path()); // a janitor reaped it and unlinked it
         held.release();
