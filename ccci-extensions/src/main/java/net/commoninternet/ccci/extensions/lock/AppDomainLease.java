@@ -174,22 +174,29 @@ public final class AppDomainLease {
     private final LongSupplier clock;
 
     /**
+     * What a lease decides by and the clock it reads: the protocol and {@code System::nanoTime} in
+     * production; a seeded bug, a clock the test moves, in the engine-free tests.
+     */
+    record Judge(LeaseRules rules, LongSupplier clock) {
+        static final Judge PRODUCTION = new Judge(LeaseRules.PROTOCOL, System::nanoTime);
+    }
+
+    /**
      * @param onLost what to do when a lease this process holds is lost or can no longer be confirmed
      *        (a run stops itself); called at most once per lease, from the lease's heartbeat thread
      */
     public AppDomainLease(SwarmRecords store, Holder me, Timing timing, Consumer<String> onLost) {
-        this(store, me, timing, onLost, LeaseRules.PROTOCOL, System::nanoTime);
+        this(store, me, timing, onLost, Judge.PRODUCTION);
     }
 
     /** With the decisions and the clock given: the engine-free tests' in-memory swarm, clock and seeded bugs. */
-    AppDomainLease(SwarmRecords store, Holder me, Timing timing, Consumer<String> onLost, LeaseRules rules,
-            LongSupplier clock) {
+    AppDomainLease(SwarmRecords store, Holder me, Timing timing, Consumer<String> onLost, Judge judge) {
         this.store = store;
         this.me = me;
         this.timing = timing;
         this.onLost = onLost;
-        this.rules = rules;
-        this.clock = clock;
+        this.rules = judge.rules();
+        this.clock = judge.clock();
     }
 
     LeaseRules rules() {

@@ -47,7 +47,7 @@ class AppDomainLeaseTest {
 
     private AppDomainLease host(String name) {
         return new AppDomainLease(store, new AppDomainLease.Holder("host-" + name, "machine-" + name, Path.of("/run/lock"), 7,
-                "run-" + name), TIMING, lost::add, LeaseRules.PROTOCOL, clock::get);
+                "run-" + name), TIMING, lost::add, new AppDomainLease.Judge(LeaseRules.PROTOCOL, clock::get));
     }
 
     private AppDomainLease.Held take(AppDomainLease lease, AppDomainLease.Seen seen) throws Exception {
@@ -194,9 +194,9 @@ class AppDomainLeaseTest {
     @Test
     void aHolderIsProvenGoneOnlyByItsFlockScopeOrItsDeadProcessOnThisMachine() throws Exception {
         AppDomainLease me = new AppDomainLease(store, AppDomainLease.Holder.of(Path.of("/tmp/other-locks"), "r"), TIMING,
-                lost::add, LeaseRules.PROTOCOL, clock::get);
+                lost::add, new AppDomainLease.Judge(LeaseRules.PROTOCOL, clock::get));
         AppDomainLease sameMachine = new AppDomainLease(store, AppDomainLease.Holder.of(Path.of("/tmp/locks"), "r"), TIMING,
-                lost::add, LeaseRules.PROTOCOL, clock::get);
+                lost::add, new AppDomainLease.Judge(LeaseRules.PROTOCOL, clock::get));
         Map<String, String> alive = sameMachine.labels(DOMAIN, "t", "run", 0, AppDomainLease.HELD);
         store.create(AppDomainLease.name(DOMAIN), alive);
         AppDomainLease.Seen held = me.look(DOMAIN);
@@ -405,7 +405,7 @@ class AppDomainLeaseTest {
         long created = store.read(AppDomainLease.name(OTHER)).orElseThrow().version();
         AtomicLong ticking = new AtomicLong();
         AppDomainLease b = new AppDomainLease(store, new AppDomainLease.Holder("host-b", "machine-b", Path.of("/run/lock"), 8,
-                "run-b"), TIMING, lost::add, LeaseRules.PROTOCOL, () -> ticking.addAndGet(100 * S));
+                "run-b"), TIMING, lost::add, new AppDomainLease.Judge(LeaseRules.PROTOCOL, () -> ticking.addAndGet(100 * S)));
         AppDomainLease.Held taken = b.acquire(OTHER, "run");
         held.add(taken);
         awaitHeartbeatParked();

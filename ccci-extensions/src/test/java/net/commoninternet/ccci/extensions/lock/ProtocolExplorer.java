@@ -35,8 +35,9 @@ final class ProtocolExplorer {
         String summary() {
             String bound = exhaustive() ? "every schedule of any length (the state graph's depth is " + reached + ")"
                     : "every schedule up to " + reached + " steps";
-            return String.format("%s: %,d states, %,d transitions, %.3g schedules up to that depth, %d ms%s", bound, states,
-                    transitions, schedules, took.toMillis(), violation.map(v -> "; VIOLATION: " + v.violation()).orElse(""));
+            String counted = violation.isPresent() ? "" : String.format(", %.3g schedules up to that depth", schedules);
+            return String.format("%s: %,d states, %,d transitions%s, %d ms%s", bound, states, transitions, counted,
+                    took.toMillis(), violation.map(v -> "; VIOLATION: " + v.violation()).orElse(""));
         }
     }
 

@@ -103,9 +103,9 @@ final class ProtocolModel {
             String name = String.valueOf((char) ('A' + i));
             AppDomainLease lease = new AppDomainLease(null,
                     new AppDomainLease.Holder("host-" + name, "machine-" + name, Path.of("/run/lock"), 1000 + i, "run-" + name),
-                    TIMING, why -> { }, config.rules(), () -> {
+                    TIMING, why -> { }, new AppDomainLease.Judge(config.rules(), () -> {
                         throw new IllegalStateException("the model reads each host's clock itself");
-                    });
+                    }));
             s.hosts[i] = new ModelHost(i, config.roles().get(i), BOOT[i], lease);
         }
         return s;

@@ -20,7 +20,7 @@ class ProtocolModelTest {
     static final List<List<Role>> TWO_HOSTS = List.of(List.of(Role.RUN, Role.RUN), List.of(Role.RUN, Role.JANITOR));
     static final List<Role> THREE_HOSTS = List.of(Role.RUN, Role.RUN, Role.JANITOR);
     /** The depth the three hosts are explored to in CI (about ten seconds here). */
-    static final int THREE_HOST_DEPTH = 36;
+    static final int THREE_HOST_DEPTH = 32;
 
     static ProtocolModel model(List<Role> roles, int faults, LeaseRules rules, boolean stamps) {
         return new ProtocolModel(new ProtocolModel.Config(roles, faults, 1, rules, stamps));

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class SharedJvmScheduleTest {
 
-    private static final int INVOCATIONS = 100;
+    private static final int INVOCATIONS = 50;
     private static final String STACK = "shr-5d5d5d_ci_commoninternet_net";
 
     /** Both on threads of their own (made here, not in a stream: the model checker must see each thread made). */
