@@ -224,7 +224,7 @@ final class ProtocolModel {
             step(s, steps, me + "reaches the managers again", n -> n.hosts[i].partitioned = false);
         }
         if (!h.crashed && h.drift < config.drift() && h.drifts < DRIFTS && !owes(s, h)) {
-            step(s, steps, me + "'s clock jumps a tick ahead", n -> {
+            step(s, steps, h.name() + "'s clock jumps a tick ahead", n -> {
                 ModelHost x = n.hosts[i];
                 x.drift++;
                 x.drifts++;
