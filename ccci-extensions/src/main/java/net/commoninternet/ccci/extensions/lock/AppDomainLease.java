@@ -20,6 +20,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import net.commoninternet.ccci.extensions.swarm.DomainFence;
 import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
 import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Stored;
@@ -84,7 +85,7 @@ public final class AppDomainLease {
     private static final String ME_STARTED = startedAt(ProcessHandle.current());
 
     /** How often a waiting contender reads the lease again: a release is seen this soon. */
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    private static final Duration POLL = Duration.ofMillis(250);
 
     /**
      * The lease's times ({@code ccci.lease.ttl}, {@code ccci.lease.heartbeat}).
@@ -108,6 +109,16 @@ public final class AppDomainLease {
         /** Renewals are retried this often once one failed. */
         Duration retry() {
             return heartbeat.compareTo(Duration.ofSeconds(1)) < 0 ? heartbeat : Duration.ofSeconds(1);
+        }
+
+        /**
+         * How often a waiting contender or a watch reads the lease again: every 250 ms, or a quarter
+         * of the heartbeat when that is shorter (never with the heartbeats {@code Constants} allows,
+         * at least 1 s; the engine-free tests run the protocol at millisecond times).
+         */
+        Duration poll() {
+            Duration quarter = heartbeat.dividedBy(4);
+            return quarter.compareTo(POLL) < 0 ? quarter : POLL;
         }
     }
 
@@ -157,16 +168,39 @@ public final class AppDomainLease {
     private final Holder me;
     private final Timing timing;
     private final Consumer<String> onLost;
+    /** The protocol's decisions ({@link LeaseRules#PROTOCOL}; a seeded bug of the model checker's in tests). */
+    private final LeaseRules rules;
+    /** This host's monotonic clock, in nanoseconds ({@code System::nanoTime}). */
+    private final LongSupplier clock;
+
+    /**
+     * What a lease decides by and the clock it reads: the protocol and {@code System::nanoTime} in
+     * production; a seeded bug, a clock the test moves, in the engine-free tests.
+     */
+    record Judge(LeaseRules rules, LongSupplier clock) {
+        static final Judge PRODUCTION = new Judge(LeaseRules.PROTOCOL, System::nanoTime);
+    }
 
     /**
      * @param onLost what to do when a lease this process holds is lost or can no longer be confirmed
      *        (a run stops itself); called at most once per lease, from the lease's heartbeat thread
      */
     public AppDomainLease(SwarmRecords store, Holder me, Timing timing, Consumer<String> onLost) {
+        this(store, me, timing, onLost, Judge.PRODUCTION);
+    }
+
+    /** With the decisions and the clock given: the engine-free tests' in-memory swarm, clock and seeded bugs. */
+    AppDomainLease(SwarmRecords store, Holder me, Timing timing, Consumer<String> onLost, Judge judge) {
         this.store = store;
         this.me = me;
         this.timing = timing;
         this.onLost = onLost;
+        this.rules = judge.rules();
+        this.clock = judge.clock();
+    }
+
+    LeaseRules rules() {
+        return rules;
     }
 
     public Timing timing() {
@@ -184,7 +218,7 @@ public final class AppDomainLease {
     /** The domain's lease as the swarm has it now. */
     public Seen look(String domain) throws IOException {
         Optional<Stored> record = store.read(name(domain));
-        return new Seen(domain, record, System.nanoTime());
+        return new Seen(domain, record, clock.getAsLong());
     }
 
     /** The domains that have a lease record, held or released. */
@@ -243,24 +277,36 @@ public final class AppDomainLease {
      * proven gone: by the flock (same scope) or by {@link #expired}. Empty when another contender won.
      */
     public Optional<Held> take(Seen seen, String purpose) throws IOException {
+        Optional<Held> held = takeUnstarted(seen, purpose);
+        held.ifPresent(Held::start);
+        return held;
+    }
+
+    /**
+     * {@link #take}, with the lease's fence registered but its heartbeat thread not started: the
+     * controlled-scheduler tests run the heartbeat's steps ({@link Held#renew}, {@link Held#fenceIfDue})
+     * on threads of their own.
+     */
+    Optional<Held> takeUnstarted(Seen seen, String purpose) throws IOException {
         String token = UUID.randomUUID().toString();
         Map<String, String> labels = labels(seen.domain(), token, purpose, 0, HELD);
-        long sent = System.nanoTime();
+        long sent = clock.getAsLong();
         Optional<Stored> taken;
-        if (seen.absent() || seen.released()) {
-            if (seen.released()) {
+        LeaseRules.Move move = rules.take(seen);
+        if (move == LeaseRules.Move.SWAP) {
+            taken = store.swap(seen.record().get(), labels) == Swap.SWAPPED ? store.read(seen.record().get().id()) : Optional.empty();
+        } else {
+            if (move == LeaseRules.Move.RECREATE) {
                 // Released is terminal: its holder is done with it, so deleting it by id removes nothing live.
                 store.delete(seen.record().get().id());
             }
             taken = store.create(name(seen.domain()), labels);
-        } else {
-            taken = store.swap(seen.record().get(), labels) == Swap.SWAPPED ? store.read(seen.record().get().id()) : Optional.empty();
         }
         if (taken.isEmpty() || !token.equals(taken.get().label(TOKEN))) {
             return Optional.empty();
         }
         Held held = new Held(seen.domain(), taken.get(), purpose, sent);
-        held.start();
+        DomainFence.guard(AppNaming.stackName(held.domain), held.fence);
         return Optional.of(held);
     }
 
@@ -276,7 +322,7 @@ public final class AppDomainLease {
         boolean unreachable = false;
         // The usual case (nobody holds it): one create, no read before it; a 409 says to look.
         try {
-            Optional<Held> first = take(new Seen(domain, Optional.empty(), System.nanoTime()), purpose);
+            Optional<Held> first = take(new Seen(domain, Optional.empty(), clock.getAsLong()), purpose);
             if (first.isPresent()) {
                 return first.get();
             }
@@ -286,8 +332,9 @@ public final class AppDomainLease {
         while (true) {
             try {
                 Seen seen = look(domain);
-                if (seen.absent() || seen.released() || provenGone(seen)) {
-                    if (provenGone(seen)) {
+                boolean provenGone = provenGone(seen);
+                if (rules.takeableAtOnce(seen, provenGone)) {
+                    if (provenGone) {
                         LOG.info("== app lease: {} was held by a run of this host that is gone ({}): taken over ==", domain,
                                 seen.holder());
                     }
@@ -297,15 +344,13 @@ public final class AppDomainLease {
                     }
                     continue;
                 }
-                if (watched == null || watched.version() != seen.version()) {
-                    watched = seen;
-                }
+                watched = rules.watching(watched, seen);
                 if (!announced) {
                     LOG.info("== app lease: {} is held by {} — waiting (taken over only if it is not renewed for {} s) ==",
                             domain, seen.holder(), timing.ttl().toSeconds());
                     announced = true;
                 }
-                if (System.nanoTime() - watched.seenAt() >= timing.ttl().toNanos()) {
+                if (rules.watch(watched, seen, clock.getAsLong(), timing.ttl()) == LeaseRules.Watch.EXPIRED) {
                     LOG.warn("== app lease: {}'s holder, {}, has not renewed it for {} s: taking it over ==", domain,
                             watched.holder(), timing.ttl().toSeconds());
                     Optional<Held> held = take(watched, purpose);
@@ -320,7 +365,7 @@ public final class AppDomainLease {
                     unreachable = true;
                 }
             }
-            LockSupport.parkNanos(POLL_NANOS);
+            LockSupport.parkNanos(timing.poll().toNanos());
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting for the app lease of " + domain);
             }
@@ -344,10 +389,11 @@ public final class AppDomainLease {
                 Seen first = it.next();
                 try {
                     Seen now = look(first.domain());
-                    if (now.version() != first.version()) {
-                        it.remove();
-                    } else if (System.nanoTime() - first.seenAt() >= timing.ttl().toNanos()) {
+                    LeaseRules.Watch watch = rules.watch(first, now, now.seenAt(), timing.ttl());
+                    if (watch == LeaseRules.Watch.EXPIRED) {
                         expired.add(first);
+                    }
+                    if (watch != LeaseRules.Watch.PENDING) {
                         it.remove();
                     }
                 } catch (IOException | RuntimeException e) {
@@ -356,7 +402,7 @@ public final class AppDomainLease {
                 }
             }
             if (!pending.isEmpty()) {
-                LockSupport.parkNanos(POLL_NANOS);
+                LockSupport.parkNanos(timing.poll().toNanos());
                 if (Thread.interrupted()) {
                     throw new InterruptedException("interrupted while watching leases");
                 }
@@ -365,7 +411,7 @@ public final class AppDomainLease {
         return expired;
     }
 
-    private Map<String, String> labels(String domain, String token, String purpose, long renewal, String state) {
+    Map<String, String> labels(String domain, String token, String purpose, long renewal, String state) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(LEASE, domain);
         labels.put(STATE, state);
@@ -397,6 +443,13 @@ public final class AppDomainLease {
         private Stored current;
         private long renewal;
         private long confirmedAt;
+        /**
+         * When the first renewal since the last confirmed one was sent ({@code unconfirmed} says whether
+         * there is one). Every such attempt carries the same renewal number, so a record found carrying
+         * it was written by one of them: no earlier than this.
+         */
+        private boolean unconfirmed;
+        private long unconfirmedSince;
         private String lost;
         private boolean released;
 
@@ -412,7 +465,6 @@ public final class AppDomainLease {
         }
 
         private void start() {
-            DomainFence.guard(AppNaming.stackName(domain), fence);
             heartbeat.start();
         }
 
@@ -422,7 +474,7 @@ public final class AppDomainLease {
 
         /** Whether the lease is this process's for sure right now: a renewal confirmed within {@link Timing#fenceAfter()}. */
         public synchronized boolean confirmed() {
-            return lost == null && !released && System.nanoTime() - confirmedAt < timing.fenceAfter().toNanos();
+            return rules.confirmed(lost != null, released, confirmedAt, clock.getAsLong(), timing.fenceAfter());
         }
 
         /** Why the lease is no longer confirmed, or empty. */
@@ -472,7 +524,7 @@ public final class AppDomainLease {
             for (int attempt = 0; attempt < 3; attempt++) {
                 Stored seen;
                 synchronized (this) {
-                    if (lost != null) {
+                    if (!rules.mayRenew(false, lost != null)) {
                         return null; // not ours any more: nothing of it to release
                     }
                     seen = current;
@@ -489,18 +541,23 @@ public final class AppDomainLease {
             throw new IOException("the lease kept changing under its holder");
         }
 
-        /** Renews once: compare-and-swap from the version last read, then read the new one. */
-        private Void renew() throws IOException {
+        /** Renews once: compare-and-swap from the version last read, then read the new one (the call thread's work). */
+        Void renew() throws IOException {
             Stored seen;
             long next;
+            long sent;
             synchronized (this) {
-                if (released || lost != null) {
+                if (!rules.mayRenew(released, lost != null)) {
                     return null;
                 }
                 seen = current;
                 next = renewal + 1;
+                sent = clock.getAsLong();
+                if (!unconfirmed) {
+                    unconfirmed = true;
+                    unconfirmedSince = sent;
+                }
             }
-            long sent = System.nanoTime();
             Swap swap = null;
             try {
                 swap = store.swap(seen, labels(domain, token, purpose, next, HELD));
@@ -511,11 +568,13 @@ public final class AppDomainLease {
             if (!stillOurs(after)) {
                 return null;
             }
+            long answered = clock.getAsLong();
             synchronized (this) {
                 current = after.get();
-                if (swap == Swap.SWAPPED || Long.toString(next).equals(current.label(RENEWAL))) {
+                if (rules.renewed(swap, next, current)) {
                     renewal = next;
-                    confirmedAt = Math.max(confirmedAt, sent);
+                    confirmedAt = rules.confirmedSince(confirmedAt, rules.writeSent(swap, sent, unconfirmedSince), answered);
+                    unconfirmed = false;
                 }
             }
             return null;
@@ -523,7 +582,7 @@ public final class AppDomainLease {
 
         /** Records the loss (once, never under this object's monitor) when the record is gone or names another holder. */
         private boolean stillOurs(Optional<Stored> record) {
-            if (record.isPresent() && token.equals(record.get().label(TOKEN)) && HELD.equals(record.get().label(STATE))) {
+            if (rules.ours(record, token)) {
                 return true;
             }
             String now = record.map(r -> "it now names " + new Seen(domain, record, 0).holder()).orElse("it is gone");
@@ -545,23 +604,44 @@ public final class AppDomainLease {
             }
         }
 
+        /**
+         * The heartbeat's fence: when no renewal was confirmed for {@link Timing#fenceAfter()} (counted
+         * from {@code confirmed}, as read at {@code now}) the lease is lost, once; whether it fired.
+         */
+        boolean fenceIfDue(long confirmed, long now) {
+            if (!rules.fenceDue(confirmed, now, timing.fenceAfter())) {
+                return false;
+            }
+            loseOnce("no renewal of the app lease of " + domain + " was confirmed for " + timing.fenceAfter().toSeconds()
+                    + " s (the swarm's managers do not answer: this host may be cut off): the run stops before the"
+                    + " lease can expire (" + timing.ttl().toSeconds() + " s)");
+            return true;
+        }
+
+        /** The fence check as the heartbeat makes it now. */
+        boolean fenceIfDue() {
+            long confirmed;
+            synchronized (this) {
+                confirmed = confirmedAt;
+            }
+            return fenceIfDue(confirmed, clock.getAsLong());
+        }
+
         /** The heartbeat: a renewal every heartbeat (every second after a failure); the fence when none is confirmed in time. */
         private void beat() {
             Future<Void> inFlight = null;
-            long nextAt = System.nanoTime() + timing.heartbeat().toNanos();
+            long nextAt = clock.getAsLong() + timing.heartbeat().toNanos();
             while (true) {
-                long deadline;
+                long confirmed;
                 synchronized (this) {
-                    if (released || lost != null) {
+                    if (!rules.mayRenew(released, lost != null)) {
                         return;
                     }
-                    deadline = confirmedAt + timing.fenceAfter().toNanos();
+                    confirmed = confirmedAt;
                 }
-                long now = System.nanoTime();
-                if (now >= deadline) {
-                    loseOnce("no renewal of the app lease of " + domain + " was confirmed for " + timing.fenceAfter().toSeconds()
-                            + " s (the swarm's managers do not answer: this host may be cut off): the run stops before the"
-                            + " lease can expire (" + timing.ttl().toSeconds() + " s)");
+                long deadline = confirmed + timing.fenceAfter().toNanos();
+                long now = clock.getAsLong();
+                if (fenceIfDue(confirmed, now)) {
                     return;
                 }
                 if (inFlight == null && now >= nextAt) {
@@ -580,7 +660,7 @@ public final class AppDomainLease {
                         synchronized (this) {
                             renewed = confirmedAt != before;
                         }
-                        nextAt = System.nanoTime() + (renewed ? timing.heartbeat() : timing.retry()).toNanos();
+                        nextAt = clock.getAsLong() + (renewed ? timing.heartbeat() : timing.retry()).toNanos();
                     } else {
                         synchronized (this) {
                             if (!released) {
@@ -592,7 +672,7 @@ public final class AppDomainLease {
                     // the call goes on; the fence check above comes first
                 } catch (ExecutionException failed) {
                     inFlight = null;
-                    nextAt = System.nanoTime() + timing.retry().toNanos();
+                    nextAt = clock.getAsLong() + timing.retry().toNanos();
                 } catch (InterruptedException e) {
                     return;
                 } catch (java.util.concurrent.RejectedExecutionException shutDown) {

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.extensions.lock;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -221,17 +222,23 @@ public final class Janitor {
             AppDomainLease.Seen seen;
             try {
                 seen = leases.look(domain);
-                if (!seen.absent() && !seen.released() && !leases.provenGone(seen)) {
-                    if (!leases.looksStale(seen, swarmNow())) {
-                        LOG.info("janitor: {} is live on another host (its lease is held by {} and renewed): left alone",
-                                domain, seen.holder());
-                        return Outcome.LIVE_ELSEWHERE;
-                    }
+                AppDomainLease.Seen read = seen;
+                LeaseRules.Judgement judgement = leases.rules().judge(seen, leases.provenGone(seen),
+                        () -> leases.looksStale(read, swarmNow()));
+                if (judgement == LeaseRules.Judgement.LIVE_ELSEWHERE) {
+                    LOG.info("janitor: {} is live on another host (its lease is held by {} and renewed): left alone",
+                            domain, seen.holder());
+                    return Outcome.LIVE_ELSEWHERE;
+                }
+                if (judgement == LeaseRules.Judgement.WATCH) {
                     LOG.info("janitor: {}'s lease, held by {}, was not renewed for two heartbeats by the swarm's clock:"
                             + " watching it for {} s", domain, seen.holder(), leases.timing().ttl().toSeconds());
                     watched.add(seen);
                     return null;
                 }
+            } catch (UncheckedIOException e) {
+                LOG.warn("janitor: cannot read the app lease of {} ({}): not reaped without one", domain, e.getCause().getMessage());
+                return Outcome.LEASE_UNKNOWN;
             } catch (IOException | RuntimeException e) {
                 LOG.warn("janitor: cannot read the app lease of {} ({}): not reaped without one", domain, e.getMessage());
                 return Outcome.LEASE_UNKNOWN;
@@ -275,9 +282,14 @@ public final class Janitor {
         }
     }
 
-    private java.time.Instant swarmNow() throws IOException {
+    /** Read once per sweep; a failure to read it is the lease's being unreadable ({@code LEASE_UNKNOWN}). */
+    private java.time.Instant swarmNow() {
         if (swarmNow == null) {
-            swarmNow = leases.swarmNow();
+            try {
+                swarmNow = leases.swarmNow();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
         return swarmNow;
     }
@@ -291,7 +303,7 @@ public final class Janitor {
             LOG.warn("janitor: cannot take the app lease of {} ({}): not reaped without one", seen.domain(), e.getMessage());
             return Outcome.LEASE_UNKNOWN;
         }
-        if (lease.isEmpty()) {
+        if (!leases.rules().mayReap(lease.isPresent())) {
             LOG.info("janitor: {} was taken by another run or janitor meanwhile: left alone", seen.domain());
             return Outcome.LIVE_ELSEWHERE;
         }
@@ -299,7 +311,7 @@ public final class Janitor {
             LOG.info("janitor: {} has no live owner (lock free): reaping, under a lease of its own ({})", seen.domain(), why);
             return reapUnderProbe(probe, seen.domain());
         } finally {
-            lease.get().release();
+            lease.ifPresent(AppDomainLease.Held::release);
         }
     }
 

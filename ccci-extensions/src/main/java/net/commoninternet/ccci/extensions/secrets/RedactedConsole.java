@@ -49,17 +49,31 @@ public final class RedactedConsole implements AutoCloseable {
     private final LineFilter out;
     private final LineFilter err;
 
-    private RedactedConsole() {
-        this.originalOut = System.out;
-        this.originalErr = System.err;
+    /** Lines longer than this without a newline go out in part (see {@link LineFilter#emitLongLinePrefix}). */
+    private final int maxLine;
+
+    /**
+     * A filter in front of {@code out} and {@code err}, holding lines up to {@code maxLine} bytes
+     * ({@link #MAX_LINE}; the controlled-scheduler test seeds a console that passes writes through at
+     * once with a bound of 1).
+     */
+    RedactedConsole(PrintStream out, PrintStream err, int maxLine) {
+        this.originalOut = out;
+        this.originalErr = err;
+        this.maxLine = maxLine;
         this.out = new LineFilter(originalOut);
         this.err = new LineFilter(originalErr);
     }
 
+    /** The filter of standard output, which {@link #install} puts behind {@code System.out}. */
+    OutputStream filteredOut() {
+        return out;
+    }
+
     /** Starts filtering the process's console. */
     public static RedactedConsole install() {
-        RedactedConsole console = new RedactedConsole();
-        System.setOut(new PrintStream(console.out, true, StandardCharsets.UTF_8));
+        RedactedConsole console = new RedactedConsole(System.out, System.err, MAX_LINE);
+        System.setOut(new PrintStream(console.filteredOut(), true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(console.err, true, StandardCharsets.UTF_8));
         return console;
     }
@@ -169,8 +183,12 @@ public final class RedactedConsole implements AutoCloseable {
     public synchronized void addSecrets(Collection<String> values) {
         Set<String> all = new java.util.HashSet<>(secrets);
         all.addAll(maskable(values));
-        secrets = all.stream().sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
+        java.util.List<String> longestFirst = new java.util.ArrayList<>(all);
+        longestFirst.sort(LONGEST_FIRST);
+        secrets = java.util.List.copyOf(longestFirst);
     }
+
+    private static final java.util.Comparator<String> LONGEST_FIRST = java.util.Comparator.comparingInt(String::length).reversed();
 
     /**
      * What of {@code values} is masked: each value of at least {@link #MIN_SECRET} characters, and
@@ -185,7 +203,9 @@ public final class RedactedConsole implements AutoCloseable {
             }
             out.add(value);
             out.add(value.strip());
-            value.lines().map(String::strip).forEach(out::add);
+            for (String line : value.lines().toList()) {
+                out.add(line.strip());
+            }
         }
         out.removeIf(v -> v.length() < MIN_SECRET);
         return out;
@@ -266,7 +286,7 @@ public final class RedactedConsole implements AutoCloseable {
                 line.write(bytes[i]);
                 if (bytes[i] == '\n') {
                     emit(thread, line);
-                } else if (line.size() >= MAX_LINE) {
+                } else if (line.size() >= maxLine) {
                     emitLongLinePrefix(thread, line);
                 }
             }

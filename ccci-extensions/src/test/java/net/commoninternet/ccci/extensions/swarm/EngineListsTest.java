@@ -5,11 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.core.util.FiltersEncoder;
-import com.github.dockerjava.transport.DockerHttpClient;
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,47 +19,6 @@ import org.junit.jupiter.api.Test;
  */
 class EngineListsTest {
 
-    /** An engine that answers one fixed response and records the paths asked. */
-    private static final class Answering implements DockerHttpClient {
-        final List<String> paths = new ArrayList<>();
-        final int status;
-        final String body;
-
-        Answering(int status, String body) {
-            this.status = status;
-            this.body = body;
-        }
-
-        @Override
-        public Response execute(Request request) {
-            paths.add(request.method() + " " + request.path());
-            return new Response() {
-                @Override
-                public int getStatusCode() {
-                    return status;
-                }
-
-                @Override
-                public Map<String, List<String>> getHeaders() {
-                    return Map.of();
-                }
-
-                @Override
-                public InputStream getBody() {
-                    return new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8));
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
     @Test
     void filtersAreEncodedAsDockerJavasOwnEncoderEncodesThem() {
         Map<String, List<String>> several = new LinkedHashMap<>();
@@ -78,7 +32,7 @@ class EngineListsTest {
 
     @Test
     void aListSendsItsPathAndTheUrlEncodedFiltersAndReturnsTheTree() {
-        Answering engine = new Answering(200, "[{\"Spec\":{\"Name\":\"s_ci_app\"}}]");
+        AnsweringEngine engine = new AnsweringEngine(200, path -> "[{\"Spec\":{\"Name\":\"s_ci_app\"}}]");
         var services = EngineLists.get(engine, "/services", EngineLists.label(StackLabels.filter("s_ci")));
         assertThat(services.get(0).path("Spec").path("Name").asText()).isEqualTo("s_ci_app");
         EngineLists.get(engine, "/containers/json?all=true", EngineLists.label("k=v"));
@@ -91,7 +45,7 @@ class EngineListsTest {
 
     @Test
     void anEngineErrorIsThrownAsDockerJavaThrowsIt() {
-        Answering worker = new Answering(503, "{\"message\":\"This node is not a swarm manager.\"}");
+        AnsweringEngine worker = new AnsweringEngine(503, path -> "{\"message\":\"This node is not a swarm manager.\"}");
         assertThatThrownBy(() -> EngineLists.get(worker, "/nodes", Map.of()))
                 .isInstanceOfSatisfying(DockerException.class, e -> {
                     assertThat(e.getHttpStatus()).isEqualTo(503);

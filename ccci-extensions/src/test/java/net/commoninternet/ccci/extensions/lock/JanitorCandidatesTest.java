@@ -1,0 +1,62 @@
+package net.commoninternet.ccci.extensions.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import net.commoninternet.ccci.extensions.swarm.AnsweringEngine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where the janitor looks, engine-free: env files on disk, and the swarm's lists as the engine
+ * answers them (a stand-in HTTP client replaying answers in the engine's JSON; the real lists:
+ * concurrency-suite's JanitorSwarmTest).
+ */
+class JanitorCandidatesTest {
+
+    private static final String RUN = "cand-0a0a0a.ci.commoninternet.net";
+    private static final String STACK = "cand-0a0a0a_ci_commoninternet_net";
+
+    @TempDir
+    Path servers;
+
+    @Test
+    void envFilesOfRunAppsAreCandidatesAndNothingElse() throws Exception {
+        assertThat(JanitorCandidates.fromEnvFiles(servers.resolve("none"))).isEmpty();
+        Path server = Files.createDirectories(servers.resolve("default"));
+        Files.writeString(server.resolve(RUN + ".env"), "");
+        Files.writeString(server.resolve("warm.example.org.env"), "");
+        Files.writeString(server.resolve("cand-1b1b1b.ci.commoninternet.net.txt"), "");
+        Files.createDirectories(server.resolve("cand-2c2c2c.ci.commoninternet.net.env"));
+        assertThat(JanitorCandidates.fromEnvFiles(servers)).containsExactly(RUN);
+    }
+
+    /** Answers each list with the JSON given for its kind (the path's first segment), else an empty list. */
+    private static AnsweringEngine answering(Map<String, String> byKind, int status) {
+        return new AnsweringEngine(status, path -> byKind.getOrDefault(path.substring(1, path.indexOf('?')), "[]"));
+    }
+
+    @Test
+    void everyStackLabelledObjectKindNamesItsRunApp() throws Exception {
+        String labelled = "{\"Spec\":{\"Labels\":{\"com.docker.stack.namespace\":\"%s\"}}}";
+        for (String kind : List.of("services", "secrets", "configs")) {
+            assertThat(JanitorCandidates.fromSwarm(answering(Map.of(kind, "[" + labelled.formatted(STACK) + ","
+                    + labelled.formatted("warm_example_org") + ",{\"Spec\":{\"Labels\":{}}}]"), 200)))
+                    .as(kind).containsExactly(RUN);
+        }
+        assertThat(JanitorCandidates.fromSwarm(answering(Map.of("volumes",
+                "{\"Volumes\":[{\"Labels\":{\"com.docker.stack.namespace\":\"" + STACK + "\"}}]}"), 200))).containsExactly(RUN);
+        assertThat(JanitorCandidates.fromSwarm(answering(Map.of("networks",
+                "[{\"Labels\":{\"com.docker.stack.namespace\":\"" + STACK + "\"}}]"), 200))).containsExactly(RUN);
+        AnsweringEngine none = answering(Map.of(), 200);
+        assertThat(JanitorCandidates.fromSwarm(none)).isEmpty();
+        assertThat(none.paths).hasSize(5).allMatch(p -> p.contains("filters=") && p.contains("com.docker.stack.namespace"));
+        assertThatThrownBy(() -> JanitorCandidates.fromSwarm(answering(Map.of(), 500))).isInstanceOf(IOException.class)
+                .hasMessage("listing services failed with HTTP 500");
+    }
+}
