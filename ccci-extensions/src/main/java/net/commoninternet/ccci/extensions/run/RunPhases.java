@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.deployment.Dependencies;
@@ -29,7 +30,6 @@ import net.commoninternet.ccci.extensions.results.CustomizationManifest;
 import net.commoninternet.ccci.extensions.results.RunReport;
 import net.commoninternet.ccci.extensions.results.RunResults;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
-import net.commoninternet.ccci.extensions.swarm.AppProbes;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
 import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
@@ -47,12 +47,12 @@ import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.RunState;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
 import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
-import net.commoninternet.ccci.spi.DeployAllowance;
-import net.commoninternet.ccci.spi.RunContext;
-import net.commoninternet.ccci.spi.RunExtension;
-import net.commoninternet.ccci.spi.RunLifecycle;
+import net.commoninternet.ccci.lifecycle.DeployAllowance;
+import net.commoninternet.ccci.lifecycle.LifecycleContext;
+import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.lifecycle.RunSteps;
+import net.commoninternet.ccci.spi.Probes;
 import net.commoninternet.ccci.spi.RunRecord;
-import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.RunTimeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,8 +68,9 @@ final class RunPhases {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunPhases.class);
 
-    private final RunContext run;
-    private final RunLifecycle.Tiers tiers;
+    private final LifecycleContext run;
+    /** The engine's side of the run: its extensions, its hooks, its tiers, each when this lifecycle says. */
+    private final RunSteps steps;
     private final RedactedConsole console;
     private final LifetimeGuards guards;
     private final RunSettings settings;
@@ -83,9 +84,9 @@ final class RunPhases {
     private AppDomainLease leases;
 
     /** @param means the run's console, its log and its guards */
-    RunPhases(RunContext run, RunLifecycle.Tiers tiers, RunMeans means) {
+    RunPhases(LifecycleContext run, RunSteps steps, RunMeans means) {
         this.run = run;
-        this.tiers = tiers;
+        this.steps = steps;
         this.console = means.console();
         this.runLog = means.runLog();
         this.guards = means.guards();
@@ -119,7 +120,7 @@ final class RunPhases {
             driver.requireAvailable();
             // One run id, one live run: refused here, before this run writes anything to the folder.
             RunIdLock.acquire(settings.runDir(), settings.runId());
-            extensions(RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));
+            steps.beforeRun();
             timeline.time("janitor", () -> sweep(docker, leases(docker, why -> LOG.warn("janitor: {}", why))));
             RunWorkspace workspace = workspace(docker);
             Prepared prepared = timeline.time("fetch", () -> prepare(workspace));
@@ -220,7 +221,7 @@ final class RunPhases {
             fetch.moveTo(tree.dir(), upgrade.base().get().text());
             LOG.info("== upgrade plan: deploy {} first, then upgrade in place to {} ==", upgrade.base().get(), tree.commit());
         }
-        return new Prepared(keys, workspace, new Checkout(tree, ref, domain, upgrade), setup);
+        return new Prepared(keys, run.tiers(), workspace, new Checkout(tree, ref, domain, upgrade), setup);
     }
 
     /**
@@ -275,9 +276,7 @@ final class RunPhases {
             app = tools.driver().newApp(run.recipe(), checkout.domain(), checkout.tree().dir(), prepared.workspace().abraDir());
             console.addSecrets(app.secretValues().values());
             prepared.setup().beforeInstall(app, prepared.keys());
-            tiers.beforeInstall(new RunHookContext(app, prepared.keys(), Tier.INSTALL, java.util.Optional.empty(),
-                    deps.domains()));
-            extensions(RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
+            steps.beforeDeploy(new RunHookContext(app, prepared.keys(), Tier.INSTALL, Optional.empty(), deps.domains()));
             tools.driver().deploy(app);
             // the one probe container of the app: its start overlaps the convergence wait
             tools.http().prepare(app.stack());
@@ -299,19 +298,18 @@ final class RunPhases {
      * afterwards the run checks its own deploy count, whatever tiers ran.
      */
     private void tiers(Deployment deployment) throws Exception {
-        CiKeys keys = deployment.keys();
+        CiKeys keys = run.keys();
         if (deployment.convergence().converged() && keys.readyProbe().isPresent()) {
-            AppProbes.Outcome ready = timeline.time("ready-probe", () -> deployment
-                    .awaitReadiness(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
+            Probes.Outcome ready = timeline.time("ready-probe", () -> deployment.probes()
+                    .readiness(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
             LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
         }
-        tiers.run(deployment);
-        String violation = CountedDeploys.violation(deployment.workspace().state().deployCount(),
-                1 + deployment.deps().coldCount());
-        if (violation != null) {
+        steps.tiers(deployment);
+        Optional<String> violation = deployment.deployOnceViolation();
+        if (violation.isPresent()) {
             // in the results too, not only in Surefire's verdict: the install rung fails
-            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy-once", violation));
-            throw new IllegalStateException(violation);
+            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy-once", violation.get()));
+            throw new IllegalStateException(violation.get());
         }
     }
 
@@ -351,9 +349,7 @@ final class RunPhases {
             try {
                 writeResults(prepared, deps, clean);
                 RunIdLock.keepPrivate(settings.runDir());
-                List<RunExtension.Teardown> last = new ArrayList<>(extensions(RunExtension.Teardown.class));
-                java.util.Collections.reverse(last);
-                last.forEach(e -> call(() -> e.teardown(run)));
+                steps.teardown();
             } finally {
                 deps.releaseLocks();
             }
@@ -437,22 +433,4 @@ final class RunPhases {
         }
     }
 
-    private <T extends RunExtension> List<T> extensions(Class<T> kind) {
-        return run.extensions().stream().filter(kind::isInstance).map(kind::cast).toList();
-    }
-
-    private static void call(ExtensionCall call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    @FunctionalInterface
-    private interface ExtensionCall {
-        void run() throws Exception;
-    }
 }

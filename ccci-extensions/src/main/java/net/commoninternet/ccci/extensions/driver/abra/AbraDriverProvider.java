@@ -6,7 +6,6 @@ import net.commoninternet.ccci.extensions.driver.DriverProvider;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
-import net.commoninternet.ccci.spi.DriverKind;
 import org.apiguardian.api.API;
 
 /** The abra driver ({@code ccci.driver=abra}): what the production host runs. */
@@ -14,12 +13,12 @@ import org.apiguardian.api.API;
 public final class AbraDriverProvider implements DriverProvider {
 
     @Override
-    public DriverKind kind() {
-        return DriverKind.ABRA;
+    public String id() {
+        return "abra";
     }
 
     @Override
-    public List<String> lintChecks() {
+    public List<String> lintRules() {
         return AbraRecipeLint.CHECKS;
     }
 
