@@ -9,6 +9,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.deployment.Dependencies;
@@ -19,6 +24,7 @@ import net.commoninternet.ccci.extensions.deployment.RunTools;
 import net.commoninternet.ccci.extensions.driver.CountedDeploys;
 import net.commoninternet.ccci.extensions.driver.DriverProvider;
 import net.commoninternet.ccci.extensions.driver.Drivers;
+import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
 import net.commoninternet.ccci.extensions.lock.AppDomainLease;
@@ -48,6 +54,7 @@ import net.commoninternet.ccci.extensions.workspace.RunState;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
 import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
+import net.commoninternet.ccci.lifecycle.HostVariables;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;
 import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.lifecycle.RunSteps;
@@ -82,6 +89,8 @@ final class RunPhases {
     private DomainClaim lock;
     /** The swarm's app-domain leases as this run takes them (its own and its cold dependencies'). */
     private AppDomainLease leases;
+    /** The engine the run connected to, for the one line that says it went away. */
+    private String engineHost = "the address " + ChildEnvironment.DOCKER_HOST + " names";
 
     /** @param means the run's console, its log and its guards */
     RunPhases(LifecycleContext run, RunSteps steps, RunMeans means) {
@@ -105,7 +114,7 @@ final class RunPhases {
             // The engine went away mid-run (a dockerd restart or stop): one line naming it, not the
             // socket's own exception; the teardown has already retried within its bound.
             if (DockerEngine.unreachable(e)) {
-                String gone = DockerEngine.goneMessage(e);
+                String gone = DockerEngine.goneMessage(engineHost, e);
                 LOG.error("!! {} !!", gone);
                 throw new IllegalStateException(gone);
             }
@@ -116,6 +125,7 @@ final class RunPhases {
     private void phases() throws Exception {
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
         try (DockerEngine docker = timeline.time("connect", DockerEngine::connect)) {
+            engineHost = docker.host();
             DriverProvider driver = Drivers.of(settings.driver());
             driver.requireAvailable();
             // One run id, one live run: refused here, before this run writes anything to the folder.
@@ -161,7 +171,7 @@ final class RunPhases {
      * process, this run id), with the times {@code ccci.lease.ttl} and {@code ccci.lease.heartbeat}
      * set; {@code onLost} is told when a held lease can no longer be confirmed (the run stops itself).
      */
-    private AppDomainLease leases(DockerEngine docker, java.util.function.Consumer<String> onLost) {
+    private AppDomainLease leases(DockerEngine docker, Consumer<String> onLost) {
         RunSettings.Lease times = settings.options().lease();
         return new AppDomainLease(new SwarmRecords(docker.http()),
                 AppDomainLease.Holder.of(settings.paths().appLockDir(), settings.runId()),
@@ -179,7 +189,7 @@ final class RunPhases {
         RunState state = RunState.create(runDir, settings.runId(), ProcessHandle.current().pid());
         runLog.teeTo(runDir.resolve("run.log"));
         Map<String, String> environment = new HashMap<>(state.environment());
-        environment.put("ABRA_DIR", abraDir.root().toString());
+        environment.put(HostVariables.ABRA_DIR, abraDir.root().toString());
         environment.putAll(docker.childEnvironment()); // the docker CLI children talk to the run's own engine
         ChildProcesses children = new ChildProcesses(environment);
         guards.killOnStop(children);
@@ -213,7 +223,7 @@ final class RunPhases {
         if (!allowed.isEmpty()) {
             LOG.warn("!! deploy allowance for {} (set on this host with {}): {}: its compose may"
                     + " reach the host that far beyond its own swarm objects !!", run.recipe(), allowance.source(),
-                    allowed.stream().map(DeployAllowance.Entry::toString).collect(java.util.stream.Collectors.joining(", ")));
+                    allowed.stream().map(DeployAllowance.Entry::toString).collect(Collectors.joining(", ")));
         }
         RecipeSetup setup = new RecipeSetup(settings.recipeCodeApproved(), run.customization(), workspace.children());
         UpgradePlan upgrade = UpgradePlan.resolve(fetch, tree, run.tiers().contains(Tier.UPGRADE), keys.upgradeBaseVersion());
@@ -332,8 +342,8 @@ final class RunPhases {
             tools.http().close();
             // The app and its cold dependencies go at once, as the engine removes stacks side by side;
             // a failed removal of the app keeps none of them.
-            java.util.concurrent.CompletableFuture<List<String>> depsLeft = run.keys().deps().isEmpty()
-                    ? java.util.concurrent.CompletableFuture.completedFuture(List.of()) : aside("dependencies", deps::remove);
+            CompletableFuture<List<String>> depsLeft = run.keys().deps().isEmpty()
+                    ? CompletableFuture.completedFuture(List.of()) : aside("dependencies", deps::remove);
             List<String> left = new ArrayList<>();
             try {
                 left.addAll(tools.driver().remove(domain));
@@ -360,9 +370,9 @@ final class RunPhases {
      * {@code part} of the teardown on a thread of its own, whose lines are the run's (its run.log,
      * its MDC recipe); never interrupted by the run's guards, bounded by the removal's own limits.
      */
-    private java.util.concurrent.CompletableFuture<List<String>> aside(String part,
-            java.util.function.Supplier<List<String>> removal) {
-        java.util.concurrent.CompletableFuture<List<String>> left = new java.util.concurrent.CompletableFuture<>();
+    private CompletableFuture<List<String>> aside(String part,
+            Supplier<List<String>> removal) {
+        CompletableFuture<List<String>> left = new CompletableFuture<>();
         Thread helper = new Thread(() -> {
             org.slf4j.MDC.put(RecipeCiRun.MDC_RECIPE, run.recipe());
             try {
@@ -379,7 +389,7 @@ final class RunPhases {
     }
 
     /** The teardown waits for all of itself: an interrupt (none is expected now) is kept for afterwards. */
-    private static List<String> awaitUninterruptibly(java.util.concurrent.CompletableFuture<List<String>> part) {
+    private static List<String> awaitUninterruptibly(CompletableFuture<List<String>> part) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -387,7 +397,7 @@ final class RunPhases {
                     return part.get();
                 } catch (InterruptedException e) {
                     interrupted = true;
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     return List.of(String.valueOf(e.getCause()));
                 }
             }

@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.driver.abra;
 import java.util.List;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.driver.DriverProvider;
+import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
@@ -25,7 +26,7 @@ public final class AbraDriverProvider implements DriverProvider {
     /** The driver is useless without the binary. */
     @Override
     public void requireAvailable() {
-        AbraDriver.requireBinary(System.getenv().getOrDefault("PATH", ""));
+        AbraDriver.requireBinary(ChildEnvironment.inherited().get(ChildEnvironment.PATH));
     }
 
     @Override
