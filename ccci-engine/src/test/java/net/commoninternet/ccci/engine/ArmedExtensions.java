@@ -26,9 +26,15 @@ final class ArmedExtensions {
     private ArmedExtensions() {
     }
 
-    private static void threw(String what, String recipe) {
-        CALLS.add(what + " threw");
-        throw new IllegalStateException(what + " of " + recipe + " broke");
+    /** What an extension of {@code point} does when its point is armed: throw, or say it ran. */
+    private static void act(Point point, String who, boolean throwing, String recipe) {
+        if (!ARMED.contains(point)) {
+            return;
+        }
+        CALLS.add(who + (throwing ? " threw" : " ran"));
+        if (throwing) {
+            throw new IllegalStateException(who + " of " + recipe + " broke");
+        }
     }
 
     /** Called first at teardown (teardown runs highest order first): throws. */
@@ -40,13 +46,11 @@ final class ArmedExtensions {
 
         @Override
         public void teardown(RunContext run) {
-            if (ARMED.contains(Point.TEARDOWN)) {
-                threw("first teardown", run.recipe());
-            }
+            act(Point.TEARDOWN, "first teardown", true, run.recipe());
         }
     }
 
-    /** Called second at teardown: records that it ran. */
+    /** Called second at teardown. */
     public static final class SecondTeardown implements RunExtension.Teardown {
         @Override
         public int order() {
@@ -55,13 +59,11 @@ final class ArmedExtensions {
 
         @Override
         public void teardown(RunContext run) {
-            if (ARMED.contains(Point.TEARDOWN)) {
-                CALLS.add("second teardown ran");
-            }
+            act(Point.TEARDOWN, "second teardown", false, run.recipe());
         }
     }
 
-    /** Called first before the run: throws. */
+    /** Called first before the run (lowest order first): throws. */
     public static final class FirstBeforeRun implements RunExtension.BeforeRun {
         @Override
         public int order() {
@@ -70,13 +72,11 @@ final class ArmedExtensions {
 
         @Override
         public void beforeRun(RunContext run) {
-            if (ARMED.contains(Point.BEFORE_RUN)) {
-                threw("first before-run", run.recipe());
-            }
+            act(Point.BEFORE_RUN, "first before-run", true, run.recipe());
         }
     }
 
-    /** Called second before the run: records that it ran. */
+    /** Called second before the run. */
     public static final class SecondBeforeRun implements RunExtension.BeforeRun {
         @Override
         public int order() {
@@ -85,9 +85,7 @@ final class ArmedExtensions {
 
         @Override
         public void beforeRun(RunContext run) {
-            if (ARMED.contains(Point.BEFORE_RUN)) {
-                CALLS.add("second before-run ran");
-            }
+            act(Point.BEFORE_RUN, "second before-run", false, run.recipe());
         }
     }
 
@@ -100,9 +98,7 @@ final class ArmedExtensions {
 
         @Override
         public void afterTier(TierContext tier, Throwable failure) {
-            if (ARMED.contains(Point.AFTER_TIER)) {
-                threw("first after-" + tier.tier().id(), tier.recipe());
-            }
+            act(Point.AFTER_TIER, "first after-" + tier.tier().id(), true, tier.recipe());
         }
     }
 }

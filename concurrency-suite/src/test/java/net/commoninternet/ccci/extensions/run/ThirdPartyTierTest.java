@@ -10,7 +10,6 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.io.IOException;
 import java.net.URL;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -22,13 +21,9 @@ import net.commoninternet.ccci.spi.TierPlugin;
 import net.commoninternet.ccci.testing.MavenRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.engine.OutputDirectoryCreator;
-import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.reporting.FileEntry;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.EventType;
 
 /**
  * A tier written against ccci's SPI alone ({@link EverythingTier}, a third party's) runs on the real
@@ -55,9 +50,6 @@ class ThirdPartyTierTest {
                     .getStatus()).distinct().toList()).containsExactly(TestExecutionResult.Status.SUCCESSFUL);
             // ccci's own service-log extension, written against the SPI as well, followed the third party's tier
             assertThat(runDir.resolve("logs/upgrade/app.log")).content().contains(EverythingTier.LOG_LINE);
-            assertThat(results.allEvents().filter(e -> e.getType() == EventType.FILE_ENTRY_PUBLISHED)
-                    .filter(e -> e.getTestDescriptor().getDisplayName().equals("upgrade"))
-                    .map(e -> e.getRequiredPayload(FileEntry.class).getPath().getFileName().toString())).containsExactly("app.log");
             try (DockerEngine docker = DockerEngine.connect()) {
                 assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).isEmpty();
             }
@@ -88,23 +80,9 @@ class ThirdPartyTierTest {
                     .configurationParameter("ccci.pr", "3040")
                     .configurationParameter("ccci.runs-dir", sandbox.resolve("runs").toString())
                     .configurationParameter("ccci.abra-dir", sandbox.resolve("abra").toString())
-                    .outputDirectoryCreator(new NodeFolders(sandbox.resolve("reports")))
                     .execute();
         } finally {
             thread.setContextClassLoader(original);
-        }
-    }
-
-    /** Where the report's attachments go: a folder per node, by the last segment of its id (unique in this run). */
-    private record NodeFolders(Path root) implements OutputDirectoryCreator {
-        @Override
-        public Path getRootDirectory() {
-            return root;
-        }
-
-        @Override
-        public Path createOutputDirectory(TestDescriptor node) throws IOException {
-            return Files.createDirectories(root.resolve(node.getUniqueId().getLastSegment().getValue()));
         }
     }
 
