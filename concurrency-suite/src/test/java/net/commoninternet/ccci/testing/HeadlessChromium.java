@@ -4,6 +4,8 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -47,6 +49,85 @@ public final class HeadlessChromium implements AutoCloseable {
     public String visibleText(Path page) {
         driver.get(page.toUri().toString());
         return driver.findElement(By.tagName("body")).getText();
+    }
+
+    /**
+     * Makes the browser a screen {@code width} CSS pixels wide, as a phone's (360) or a laptop's
+     * (1280): a mobile viewport, so a page without {@code <meta name="viewport">} is laid out 980 px
+     * wide and scaled down, as a phone does, instead of at the screen's width. Then reloads.
+     */
+    public void screen(int width) {
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", width, "height", 800,
+                "deviceScaleFactor", 1, "mobile", width < 600));
+        driver.navigate().refresh();
+    }
+
+    /** The href, as written, of each element of the current page {@code cssSelector} selects. */
+    public List<String> hrefsOf(String cssSelector) {
+        return driver.findElements(By.cssSelector(cssSelector)).stream().map(e -> e.getDomAttribute("href")).toList();
+    }
+
+    /** The text the current page shows in the element {@code cssSelector} selects, opening every {@code <details>} first. */
+    public String textOf(String cssSelector) {
+        driver.executeScript("document.querySelectorAll('details').forEach(d => d.open = true)");
+        return driver.findElement(By.cssSelector(cssSelector)).getText();
+    }
+
+    /**
+     * What of the current page does not fit the screen's width: the page itself (it scrolls
+     * sideways), each table wider than the box it sits in (named by its caption), and each
+     * scrolling region ({@code .scroll}) whose content is wider than it. The viewport's own width comes first, so a page the phone scaled down (no viewport) shows.
+     */
+    @SuppressWarnings("unchecked")
+    public List<String> widerThanTheScreen() {
+        return (List<String>) driver.executeScript("const root = document.documentElement, out = [];"
+                + "out.push('viewport ' + window.innerWidth + ' px');"
+                + "if (root.scrollWidth > root.clientWidth) out.push('the page, ' + root.scrollWidth + ' px wide');"
+                + "document.querySelectorAll('table').forEach(t => { if (t.getBoundingClientRect().width > t.parentElement.clientWidth + 1)"
+                + " out.push('table ' + (t.caption ? t.caption.textContent : '?') + ', ' + Math.round(t.getBoundingClientRect().width) + ' px'); });"
+                + "document.querySelectorAll('.scroll').forEach(r => { if (r.scrollWidth > r.clientWidth + 1)"
+                + " out.push('region ' + r.getAttribute('aria-label') + ' scrolls: ' + r.scrollWidth + ' px in ' + r.clientWidth); });"
+                + "return out;");
+    }
+
+    /** The widths a report is checked at: a phone's and a laptop's. */
+    public static final List<Integer> SCREENS = List.of(360, 1280);
+
+    /**
+     * The page shown now, at each of {@link #SCREENS}: nothing wider than the screen, no serious or
+     * critical axe-core violation, and a full-page screenshot kept as {@code <name>-<width>.png} in
+     * {@code screenshots}.
+     */
+    public void assertReadableOnEveryScreen(String name, Path screenshots) throws IOException {
+        for (int width : SCREENS) {
+            screen(width);
+            org.assertj.core.api.Assertions.assertThat(widerThanTheScreen()).as("%s at %d px", name, width)
+                    .containsExactly("viewport " + width + " px");
+            List<Axe.Violation> violations = Axe.check(this);
+            org.assertj.core.api.Assertions.assertThat(violations).as("%s at %d px: %s", name, width, violations)
+                    .noneMatch(Axe.Violation::seriousOrWorse);
+            fullPageScreenshot(screenshots.resolve(name + "-" + width + ".png"));
+        }
+    }
+
+    /** Runs {@code script} in the page (its {@code arguments}: {@code args}) and returns what it returns. */
+    public Object script(String script, Object... args) {
+        return driver.executeScript(script, args);
+    }
+
+    /** Runs {@code script}, which calls its last argument back with the result, and waits for it. */
+    public Object asyncScript(String script, Object... args) {
+        driver.manage().timeouts().scriptTimeout(java.time.Duration.ofSeconds(60));
+        return driver.executeAsyncScript(script, args);
+    }
+
+    /** A PNG of the whole page, top to bottom, at the current screen's width. */
+    public void fullPageScreenshot(Path png) throws IOException {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png",
+                "captureBeyondViewport", true, "fromSurface", true));
+        Files.createDirectories(png.getParent());
+        Files.write(png, java.util.Base64.getDecoder().decode((String) shot.get("data")));
     }
 
     /** How many resources (styles, scripts, images, fonts) the page loaded besides itself. */

@@ -68,6 +68,20 @@ public final class MavenRun {
     }
 
     /**
+     * The README's main job itself, {@code mvn test -Drecipe=...} from the repository root with the
+     * project's Maven defaults ({@code .mvn/maven.config}) and nothing else of the tests' own
+     * ({@code -q}, {@code -pl}): what a user's console shows.
+     */
+    public static MavenRun startAsTheReadmeSays(Path log, Map<String, String> env, String... properties) throws IOException {
+        List<String> command = new ArrayList<>(List.of("setsid", "mvn", "test"));
+        command.addAll(List.of(properties));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        return new MavenRun(builder.start(), log);
+    }
+
+    /**
      * A Drone step about to be cancelled: {@code setsid mvn test -pl recipe-suites -am <properties>}
      * under an {@link Orphanage} (which adopts the fork once Maven dies and reports how each process
      * of the group ended), runs and abra dirs in {@code sandbox}, its console kept in {@code logFile}

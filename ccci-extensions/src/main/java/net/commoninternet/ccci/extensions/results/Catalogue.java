@@ -24,7 +24,8 @@ import org.apiguardian.api.API;
  * The catalogue of a command of several recipes, in the command's folder
  * ({@code <runs dir>/<run id>/}): {@code catalogue.json} and {@code catalogue.html}, one row per
  * recipe with its version, level, rungs, duration, outcome and a link to its report, read from
- * each run's results.json. A run that wrote none (it failed before its teardown, or never started)
+ * each run's results.json; a run is green only when its verdict says so (passed), red when it
+ * failed, and unverified when it proved nothing. A run that wrote none (it failed before its teardown, or never started)
  * is listed with why. Every secret value any run of the command registered is masked, and scanned
  * for ({@code no_secret_leak}).
  */
@@ -85,7 +86,10 @@ public final class Catalogue {
         row.put("run_id", run.runId());
         Path results = run.runDir().resolve("results.json");
         JsonNode json = Files.isRegularFile(results) ? JSON.readTree(results.toFile()) : null;
-        String status = entry == null ? "not run" : entry.red() ? "failed" : "passed";
+        // red is what the command's exit says; otherwise the run's own verdict, which is green only
+        // when its rungs say so (a run that proved nothing reads unverified)
+        String status = entry == null ? "not run" : entry.red() ? "failed"
+                : json == null || !json.hasNonNull("verdict") ? "passed" : json.get("verdict").asText();
         row.put("status", status);
         row.put("red", entry != null && entry.red());
         row.put("reason", entry == null ? "the command ended before this run started"
@@ -124,7 +128,8 @@ public final class Catalogue {
             shown.put("version", row.get("version") == null ? "" : row.get("version"));
             shown.put("status", ((String) row.get("status")).replace(' ', '-'));
             Map<String, Object> rungs = (Map<String, Object>) row.get("rungs");
-            shown.put("rungs", RUNGS.stream().map(r -> Map.of("verdict", rungs.get(r) == null ? "—" : rungs.get(r))).toList());
+            shown.put("rungs", RUNGS.stream().map(r -> Map.of("name", r, "verdict", rungs.get(r) == null ? "—" : rungs.get(r)))
+                    .toList());
             Object millis = row.get("duration_ms");
             shown.put("duration", millis == null ? "" : Templates.duration(((Number) millis).longValue()));
             shown.put("hasReason", row.get("reason") != null);
@@ -133,13 +138,16 @@ public final class Catalogue {
         }
         long red = recipes.stream().filter(r -> Boolean.TRUE.equals(r.get("red"))).count();
         long notRun = recipes.stream().filter(r -> "not-run".equals(r.get("status"))).count();
+        long unverified = recipes.stream().filter(r -> "unverified".equals(r.get("status"))).count();
         Map<String, Object> model = new HashMap<>();
         model.put("runId", catalogue.get("run_id"));
         model.put("recipes", recipes);
         model.put("done", recipes.size());
         model.put("redCount", red);
         model.put("notRunCount", notRun);
-        model.put("greenCount", recipes.size() - red - notRun);
+        model.put("greenCount", recipes.size() - red - notRun - unverified);
+        model.put("unverifiedCount", unverified);
+        model.put("hasUnverified", unverified > 0);
         model.put("hasRed", red > 0);
         model.put("hasNotRun", notRun > 0);
         return model;

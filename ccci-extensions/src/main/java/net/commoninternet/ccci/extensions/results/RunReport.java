@@ -8,21 +8,29 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apiguardian.api.API;
 
 /**
  * A run's report for people, beside its results.json and made from the same (already masked)
  * results: {@code report.html}, one self-contained page (no script, no network: styles inline, the
- * badge inline) with the level as a badge, where the run broke, each rung and each check with its
- * reason, the timings as a bar and a table, and links to run.log, results.json and each service
- * log; and {@code badge.svg}, the level badge a recipe's README can embed.
+ * badge inline) with the level as a badge, the verdict and why the run is not a level higher, the
+ * counts, the upgrade's base and head, where the run ran, where it broke, each rung and each check
+ * with its reason and its tier's service logs (a failed check shows their ends inline, in a
+ * {@code <details>}), the timings as a bar and a table, and links to run.log and results.json;
+ * {@code summary.md} ({@link SummaryMarkdown}), the same for a forge comment or a CI job summary;
+ * and {@code badge.svg}, the level badge a recipe's README can embed.
+ *
+ * <p>Any screen, any reader: a viewport, tables that wrap their text rather than overflow a 360 px
+ * screen (each in a focusable region that scrolls should one still be wider), captions and header
+ * scopes, and colours that meet WCAG 2.1 AA contrast ({@link Templates#levelColor}); checked with
+ * axe-core in a real browser (concurrency-suite's ReportInBrowserTest).
  */
 @API(status = API.Status.INTERNAL)
 public final class RunReport {
 
     public static final String HTML = "report.html";
     public static final String BADGE = "badge.svg";
+    public static final String SUMMARY = SummaryMarkdown.FILE;
 
     /** Phases of the lifecycle before the tiers, shown in the bar in their own colour. */
     private static final List<String> SETUP = List.of("janitor", "fetch", "lock", "dependencies", "deploy", "convergence",
@@ -31,13 +39,33 @@ public final class RunReport {
     private RunReport() {
     }
 
-    /** Writes report.html and badge.svg into {@code runDir} from the run's results (as written to results.json). */
-    static void write(Path runDir, Map<String, Object> results) throws IOException {
+    /**
+     * Writes report.html, summary.md and badge.svg into {@code runDir} from the run's results (as
+     * written to results.json); the service logs' tails it shows are masked with {@code secrets}.
+     */
+    @SuppressWarnings("unchecked")
+    static void write(Path runDir, Map<String, Object> results, java.util.Collection<String> secrets) throws IOException {
         Files.createDirectories(runDir);
         int level = ((Number) results.get("level")).intValue();
         String badge = badge(level);
         Templates.write(runDir.resolve(BADGE), badge);
-        Templates.write(runDir.resolve(HTML), Templates.render("report.html.mustache", model(runDir, results, badge)));
+        Templates.write(runDir.resolve(HTML), Templates.render("report.html.mustache",
+                model(runDir, results, badge, new TierLogs(runDir, secrets))));
+        Templates.write(runDir.resolve(SUMMARY), SummaryMarkdown.of(results,
+                timingsLine((Map<String, Object>) results.get("timings"))));
+    }
+
+    /** {@code timings: janitor 64 ms, fetch 186 ms, ..., upgrade 9.7 s (failed), ...; total 22.9 s}, or empty if nothing was timed. */
+    @SuppressWarnings("unchecked")
+    static String timingsLine(Map<String, Object> timings) {
+        List<Map<String, Object>> phases = (List<Map<String, Object>>) timings.get("phases");
+        if (phases.isEmpty()) {
+            return "";
+        }
+        return "timings: " + phases.stream().map(p -> p.get("phase") + " "
+                + Templates.duration(((Number) p.get("duration_ms")).longValue())
+                + ("failed".equals(p.get("outcome")) ? " (failed)" : "")).collect(java.util.stream.Collectors.joining(", "))
+                + "; total " + Templates.duration(((Number) timings.get("total_ms")).longValue());
     }
 
     /** The level badge: {@code ccci | level N}, coloured by level. */
@@ -59,11 +87,11 @@ public final class RunReport {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> model(Path runDir, Map<String, Object> results, String badge) throws IOException {
+    private static Map<String, Object> model(Path runDir, Map<String, Object> results, String badge, TierLogs logs)
+            throws IOException {
         Map<String, Object> model = new HashMap<>();
         int level = ((Number) results.get("level")).intValue();
         List<Map<String, Object>> tests = (List<Map<String, Object>>) results.get("tests");
-        boolean failed = tests.stream().anyMatch(t -> "failed".equals(t.get("status")));
         Map<String, Object> flags = (Map<String, Object>) results.get("flags");
         Map<String, Object> timings = (Map<String, Object>) results.get("timings");
         model.put("recipe", results.get("recipe"));
@@ -74,7 +102,12 @@ public final class RunReport {
         model.put("domain", results.get("domain"));
         model.put("level", level);
         model.put("color", Templates.levelColor(level));
-        model.put("verdict", failed ? "failed" : "passed");
+        model.put("verdict", results.get("verdict"));
+        model.put("whyNotHigher", Standing.whyNotHigher(level, (Map<String, Object>) results.get("next_level")));
+        model.put("counts", Standing.describe((Map<String, Object>) results.get("counts")));
+        model.put("checkCount", tests.size());
+        model.put("upgrade", upgrade((Map<String, Object>) results.get("upgrade")));
+        model.put("environment", environment((Map<String, Object>) results.get("environment")));
         model.put("badge", badge);
         model.put("cleanTeardown", flags.get("clean_teardown"));
         model.put("noSecretLeak", flags.get("no_secret_leak"));
@@ -82,15 +115,27 @@ public final class RunReport {
         model.put("total", Templates.duration(((Number) timings.get("total_ms")).longValue()));
         List<Map<String, Object>> broke = new ArrayList<>();
         List<Map<String, Object>> checks = new ArrayList<>();
+        Map<String, List<TierLogs.Log>> listed = new HashMap<>();
         for (Map<String, Object> test : tests) {
-            String where = test.get("tier") + (test.get("check") == null ? "" : " > " + test.get("check"));
+            String tier = (String) test.get("tier");
+            boolean failed = "failed".equals(test.get("status"));
+            String where = tier + (test.get("check") == null ? "" : " > " + test.get("check"));
             Map<String, Object> row = new HashMap<>();
-            row.put("tier", test.get("tier"));
+            row.put("tier", tier);
             row.put("check", test.get("check") == null ? "(the tier)" : test.get("check"));
             row.put("status", test.get("status"));
+            row.put("skip", test.get("skip") == null ? "" : " (" + String.valueOf(test.get("skip")).replace('_', ' ') + ")");
             row.put("reason", test.get("message") == null ? "" : test.get("message"));
+            if (!listed.containsKey(tier)) {
+                listed.put(tier, logs.of(tier, false));
+            }
+            List<TierLogs.Log> tierLogs = failed ? logs.of(tier, true) : listed.get(tier);
+            row.put("logs", tierLogs.stream().map(TierLogs::model).toList());
+            row.put("hasLogs", !tierLogs.isEmpty());
+            row.put("tails", failed ? tierLogs.stream().map(TierLogs::model).toList() : List.of());
+            row.put("hasTails", failed && !tierLogs.isEmpty());
             checks.add(row);
-            if ("failed".equals(test.get("status"))) {
+            if (failed) {
                 broke.add(Map.of("where", where, "reason", row.get("reason")));
             }
         }
@@ -101,8 +146,28 @@ public final class RunReport {
         ((Map<String, Object>) results.get("rungs")).forEach((name, verdict) -> rungs.add(Map.of("name", name, "verdict", verdict)));
         model.put("rungs", rungs);
         model.put("phases", phases(timings));
-        model.put("logs", logs(runDir));
         return model;
+    }
+
+    /** {@code from 1.0.0+1.22.1 to 1.1.0+1.22.1}, or the plan's reason when there was no upgrade. */
+    private static String upgrade(Map<String, Object> upgrade) {
+        if (upgrade.get("base") != null) {
+            return "from " + upgrade.get("base") + " to " + (upgrade.get("head") == null ? "the head (untagged)" : upgrade.get("head"));
+        }
+        return upgrade.get("plan") == null ? "none" : "none (" + upgrade.get("plan") + ")";
+    }
+
+    /** Where the run ran, as rows of a small table. */
+    private static List<Map<String, Object>> environment(Map<String, Object> environment) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        rows.add(Map.of("name", "ccci", "value", environment.get("ccci_version")));
+        rows.add(Map.of("name", "driver", "value", environment.get("driver")));
+        rows.add(Map.of("name", "Docker engine", "value", environment.get("docker_engine")));
+        Object nodes = environment.get("swarm_nodes");
+        rows.add(Map.of("name", "swarm", "value", Integer.valueOf(0).equals(nodes) ? "unknown"
+                : nodes + (Integer.valueOf(1).equals(nodes) ? " node" : " nodes")));
+        rows.add(Map.of("name", "sandbox runtime", "value", environment.get("default_runtime")));
+        return rows;
     }
 
     @SuppressWarnings("unchecked")
@@ -124,17 +189,5 @@ public final class RunReport {
             out.add(row);
         }
         return out;
-    }
-
-    /** The service logs of the run folder ({@code logs/<tier>/...}), as links relative to it. */
-    private static List<Map<String, Object>> logs(Path runDir) throws IOException {
-        Path logs = runDir.resolve("logs");
-        if (!Files.isDirectory(logs)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.walk(logs)) {
-            return files.filter(Files::isRegularFile).map(f -> runDir.relativize(f).toString().replace('\\', '/')).sorted()
-                    .map(p -> Map.<String, Object>of("path", p)).toList();
-        }
     }
 }

@@ -31,22 +31,60 @@ import net.commoninternet.ccci.spi.RunTimeline;
  * A run's results from its record: each rung's verdict, the level, {@code results.json} and the
  * {@code RUN SUMMARY} block. Rungs: install(1) upgrade(2) backup_restore(3) functional(4)
  * lint(5), each pass|fail|skip|unver; the level is the highest passing rung with every rung below
- * it pass or skip. Results describe the verdict; they never change it.
+ * it pass or skip; the verdict, the counts and why the run is not a level higher are
+ * {@link Standing}'s. Results describe the verdict; they never change it.
  */
 @API(status = API.Status.INTERNAL)
 public final class RunResults {
 
-    enum Rung { INSTALL, UPGRADE, BACKUP_RESTORE, FUNCTIONAL, LINT }
+    enum Rung {
+        INSTALL, UPGRADE, BACKUP_RESTORE, FUNCTIONAL, LINT;
+
+        /** How results.json names it: {@code backup_restore}. */
+        String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * The version of results.json's shape ({@code schema_version}, and the schema's {@code const}):
+     * raised when a field changes meaning or goes; a consumer checks it before it reads on. 2 added
+     * {@code upgrade}, {@code verdict}, {@code counts}, {@code next_level}, {@code environment} and each
+     * row's {@code skip} kind.
+     */
+    public static final int SCHEMA_VERSION = 2;
 
     public enum Verdict { PASS, FAIL, SKIP, UNVER }
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /**
-     * What was tested: the recipe at a commit, the version label its head declares, and its app.
-     * Any of them may be null when unknown.
+     * What was tested: the recipe at a commit, the version label its head declares, its app, and the
+     * upgrade it went through. Any of them may be null when unknown.
      */
-    public record Tested(String recipe, String version, String ref, String domain) {
+    public record Tested(String recipe, String version, String ref, String domain, Upgrade upgrade) {
+        /** A run that says nothing of its upgrade. */
+        public Tested(String recipe, String version, String ref, String domain) {
+            this(recipe, version, ref, domain, Upgrade.NONE);
+        }
+    }
+
+    /**
+     * The upgrade the run made: the release deployed first ({@code base}) and the release tag at the
+     * head it upgraded to ({@code head}, null for an untagged head), each null when there is none;
+     * {@code plan} says why, as the upgrade plan put it ({@code upgrade from 1.0.0+1.22.1}).
+     */
+    public record Upgrade(String base, String head, String plan) {
+        public static final Upgrade NONE = new Upgrade(null, null, null);
+    }
+
+    /**
+     * Where the run ran: the driver ({@code swarm}, {@code abra}) and what the engine said of itself
+     * (its version, its swarm's size, the runtime that sandboxes the app's containers by default).
+     */
+    public record Environment(String driver, net.commoninternet.ccci.extensions.swarm.DockerEngine.Facts engine) {
+        public static final Environment UNKNOWN = new Environment("unknown",
+                new net.commoninternet.ccci.extensions.swarm.DockerEngine.Facts("unknown", 0, "unknown"));
     }
 
     /**
@@ -55,10 +93,16 @@ public final class RunResults {
      * minutes went.
      */
     public record Evidence(boolean cleanTeardown, Collection<String> secretValues, Map<String, Object> customization,
-                           RunTimeline timeline) {
+                           RunTimeline timeline, Environment environment) {
         /** Evidence of a run that timed nothing. */
         public Evidence(boolean cleanTeardown, Collection<String> secretValues, Map<String, Object> customization) {
             this(cleanTeardown, secretValues, customization, new RunTimeline());
+        }
+
+        /** Evidence of a run that did not say where it ran. */
+        public Evidence(boolean cleanTeardown, Collection<String> secretValues, Map<String, Object> customization,
+                RunTimeline timeline) {
+            this(cleanTeardown, secretValues, customization, timeline, Environment.UNKNOWN);
         }
     }
 
@@ -94,6 +138,10 @@ public final class RunResults {
 
         public RunTimeline timeline() {
             return evidence.timeline();
+        }
+
+        public Upgrade upgrade() {
+            return tested.upgrade() == null ? Upgrade.NONE : tested.upgrade();
         }
     }
 
@@ -162,36 +210,17 @@ public final class RunResults {
      * which changes only that flag's text.
      */
     public static Path write(Path runDir, Run run, RunRecord record) throws IOException {
-        List<Row> rows = record.rows();
-        Map<Rung, Verdict> rungs = rungs(rows);
-        Map<String, Object> results = new LinkedHashMap<>();
-        results.put("recipe", run.recipe());
-        results.put("version", run.version());
-        results.put("pr", run.pr());
-        results.put("ref", run.ref());
-        results.put("run_id", run.runId());
-        results.put("domain", run.domain());
-        results.put("stages", run.stages().stream().map(Tier::id).toList());
-        results.put("tests", rows.stream().map(RunResults::row).toList());
-        results.put("rungs", rungs.entrySet().stream().collect(Collectors.toMap(
-                e -> e.getKey().name().toLowerCase(Locale.ROOT), e -> e.getValue().name().toLowerCase(Locale.ROOT),
-                (a, b) -> a, LinkedHashMap::new)));
-        results.put("level", level(rungs));
-        results.put("skips", rows.stream().filter(r -> r.status() == Status.SKIPPED).map(RunResults::row).toList());
-        results.put("customization", SecretMasking.mask(null, run.customization(), run.secretValues()));
-        Map<String, Object> flags = new LinkedHashMap<>();
-        flags.put("clean_teardown", run.cleanTeardown());
-        flags.put("no_secret_leak", true);
-        results.put("flags", flags);
-        results.put("timings", timings(run.timeline()));
+        Map<String, Object> results = results(run, record);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> flags = (Map<String, Object>) results.get("flags");
         Object masked = SecretMasking.maskValues(results, run.secretValues());
         @SuppressWarnings("unchecked")
         Map<String, Object> shown = (Map<String, Object>) masked;
-        RunReport.write(runDir, shown);
+        RunReport.write(runDir, shown, run.secretValues());
         byte[] json = JSON.writeValueAsBytes(results);
         flags.put("no_secret_leak", !leaks(runDir, new String(json, StandardCharsets.UTF_8), run.secretValues()));
         ((Map<String, Object>) shown.get("flags")).put("no_secret_leak", flags.get("no_secret_leak"));
-        RunReport.write(runDir, shown);
+        RunReport.write(runDir, shown, run.secretValues());
         json = JSON.writeValueAsBytes(results);
         Files.createDirectories(runDir);
         Path file = runDir.resolve("results.json");
@@ -199,6 +228,72 @@ public final class RunResults {
         Files.write(next, json);
         Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         return file;
+    }
+
+    /** results.json as a tree, in its documented order (results.schema.json); secrets not yet masked. */
+    private static Map<String, Object> results(Run run, RunRecord record) {
+        List<Row> rows = record.rows();
+        Map<Rung, Verdict> rungs = rungs(rows);
+        Standing standing = Standing.of(rows, run.stages());
+        Map<String, Object> results = new LinkedHashMap<>();
+        results.put("schema_version", SCHEMA_VERSION);
+        results.put("recipe", run.recipe());
+        results.put("version", run.version());
+        results.put("pr", run.pr());
+        results.put("ref", run.ref());
+        results.put("run_id", run.runId());
+        results.put("domain", run.domain());
+        Map<String, Object> upgrade = new LinkedHashMap<>();
+        upgrade.put("base", run.upgrade().base());
+        upgrade.put("head", run.upgrade().head());
+        upgrade.put("plan", run.upgrade().plan());
+        results.put("upgrade", upgrade);
+        results.put("stages", run.stages().stream().map(Tier::id).toList());
+        results.put("tests", rows.stream().map(RunResults::row).toList());
+        results.put("rungs", rungs.entrySet().stream().collect(Collectors.toMap(
+                e -> e.getKey().id(), e -> e.getValue().name().toLowerCase(Locale.ROOT),
+                (a, b) -> a, LinkedHashMap::new)));
+        results.put("level", level(rungs));
+        results.put("verdict", standing.verdict());
+        results.put("counts", standing.counts());
+        results.put("next_level", standing.next().orElse(null));
+        results.put("skips", rows.stream().filter(r -> r.status() == Status.SKIPPED).map(RunResults::row).toList());
+        results.put("customization", SecretMasking.mask(null, run.customization(), run.secretValues()));
+        Map<String, Object> flags = new LinkedHashMap<>();
+        flags.put("clean_teardown", run.cleanTeardown());
+        flags.put("no_secret_leak", true);
+        results.put("flags", flags);
+        results.put("timings", timings(run.timeline()));
+        results.put("environment", environment(run.evidence().environment()));
+        return results;
+    }
+
+    /** Where the run ran; this ccci's own version from the build ({@code ccci.properties}). */
+    private static Map<String, Object> environment(Environment where) {
+        Environment known = where == null ? Environment.UNKNOWN : where;
+        Map<String, Object> environment = new LinkedHashMap<>();
+        environment.put("ccci_version", CCCI_VERSION);
+        environment.put("driver", known.driver());
+        environment.put("docker_engine", known.engine().version());
+        environment.put("swarm_nodes", known.engine().swarmNodes());
+        environment.put("default_runtime", known.engine().defaultRuntime());
+        return environment;
+    }
+
+    /** The version the build wrote into ccci.properties ({@code unknown} from a tree the build did not filter). */
+    private static final String CCCI_VERSION = ccciVersion();
+
+    private static String ccciVersion() {
+        java.util.Properties properties = new java.util.Properties();
+        try (java.io.InputStream in = RunResults.class.getResourceAsStream("ccci.properties")) {
+            if (in != null) {
+                properties.load(in);
+            }
+        } catch (IOException e) {
+            return "unknown";
+        }
+        String version = properties.getProperty("version", "unknown");
+        return version.startsWith("${") ? "unknown" : version;
     }
 
     /**
@@ -250,25 +345,30 @@ public final class RunResults {
         return timings;
     }
 
-    /** The RUN SUMMARY block for the end of the log. */
+    /**
+     * The RUN SUMMARY block for the end of the log: short, since it is the last thing a person reads
+     * (what failed is listed; skips are counted, and named in report.html and summary.md).
+     */
     public static String summary(Run run, RunRecord record, String where) {
         Map<Rung, Verdict> rungs = rungs(record.rows());
+        int level = level(rungs);
+        Standing standing = Standing.of(record.rows(), run.stages());
         List<String> lines = new ArrayList<>();
         lines.add("== RUN SUMMARY ==");
         lines.add("recipe " + run.recipe() + " " + (run.version() == null ? "" : run.version() + " ") + "(pr " + run.pr()
-                + ", ref " + run.ref() + "), run " + run.runId() + ", app " + run.domain());
-        lines.add("level " + level(rungs) + ": " + rungs.entrySet().stream()
-                .map(e -> e.getKey().name().toLowerCase(Locale.ROOT) + " " + e.getValue().name().toLowerCase(Locale.ROOT))
+                + ", ref " + run.ref() + "), run " + run.runId() + ", app " + run.domain()
+                + (run.upgrade().base() == null ? "" : ", upgraded from " + run.upgrade().base()));
+        lines.add("level " + level + ": " + rungs.entrySet().stream()
+                .map(e -> e.getKey().id() + " " + e.getValue().name().toLowerCase(Locale.ROOT))
                 .collect(Collectors.joining(", ")));
-        record.rows().stream().filter(r -> r.status() != Status.PASSED).forEach(r -> lines.add("  " + r.tier().id()
-                + (r.check() == null ? "" : " > " + r.check()) + ": " + r.status().name().toLowerCase(Locale.ROOT)
-                + (r.message() == null ? "" : " — " + r.message().lines().findFirst().orElse(""))));
-        List<RunTimeline.Phase> phases = run.timeline().phases().stream()
-                .sorted(java.util.Comparator.comparing(RunTimeline.Phase::start)).toList();
-        if (!phases.isEmpty()) {
-            lines.add("timings: " + phases.stream().map(p -> p.name() + " " + Templates.duration(p.duration().toMillis())
-                    + (p.outcome() == RunTimeline.Outcome.FAILED ? " (failed)" : "")).collect(Collectors.joining(", "))
-                    + "; total " + Templates.duration(run.timeline().elapsed().toMillis()));
+        lines.add(standing.verdict() + ", " + Standing.whyNotHigher(level, standing.next().orElse(null)) + "; checks "
+                + Standing.describe(standing.counts()));
+        record.rows().stream().filter(r -> r.status() == Status.FAILED).forEach(r -> lines.add("  " + r.tier().id()
+                + (r.check() == null ? "" : " > " + r.check()) + ": failed"
+                + (r.message() == null ? "" : " — " + Standing.oneLine(r.message()))));
+        String timings = RunReport.timingsLine(timings(run.timeline()));
+        if (!timings.isEmpty()) {
+            lines.add(timings);
         }
         lines.add("clean_teardown " + run.cleanTeardown() + "; " + where);
         lines.add("== END RUN SUMMARY ==");
@@ -280,6 +380,7 @@ public final class RunResults {
         out.put("tier", row.tier().id());
         out.put("check", row.check());
         out.put("status", row.status().name().toLowerCase(Locale.ROOT));
+        out.put("skip", row.skip() == null ? null : row.skip().name().toLowerCase(Locale.ROOT));
         out.put("message", row.message());
         return out;
     }

@@ -20,8 +20,12 @@ final class Templates {
 
     private static final MustacheFactory TEMPLATES = new DefaultMustacheFactory("net/commoninternet/ccci/extensions/results");
 
-    /** Badge colours by level, 0 to 5: red, orange, yellow, yellow-green, green, bright green. */
-    private static final String[] LEVEL_COLORS = {"#e05d44", "#fe7d37", "#dfb317", "#a4a61d", "#97ca00", "#4c1"};
+    /**
+     * Badge and pill colours by level, 0 to 5: red, orange, dark yellow, olive, green, dark green.
+     * Each is at least 5:1 against the white text on it (WCAG 2.1 AA asks 4.5:1), where the
+     * shields.io colours these replace were about 2:1.
+     */
+    private static final String[] LEVEL_COLORS = {"#b3261e", "#a84300", "#7a6200", "#5c6b00", "#2e7d32", "#1b5e20"};
 
     private Templates() {
     }

@@ -49,6 +49,7 @@ import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.DeployTimeout;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
+import net.commoninternet.ccci.extensions.workspace.RecipeVersion;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.RunState;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
@@ -266,7 +267,15 @@ final class RunPhases {
     private void deployTestAndTearDown(Prepared prepared, RunTools tools) throws Exception {
         ColdDeps deps = new ColdDeps(run, prepared.workspace(), tools, console, leases);
         try {
-            tiers(deploy(prepared, tools, deps));
+            Deployment deployment;
+            try {
+                deployment = deploy(prepared, tools, deps);
+            } catch (Exception | Error e) {
+                // in the results too: a run whose deploy failed has no tier rows, and would read unverified
+                run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", run.redact(String.valueOf(e.getMessage()))));
+                throw e;
+            }
+            tiers(deployment);
         } finally {
             teardown(prepared, tools, deps);
         }
@@ -357,7 +366,7 @@ final class RunPhases {
         } finally {
             span.end(clean ? RunTimeline.Outcome.DONE : RunTimeline.Outcome.FAILED);
             try {
-                writeResults(prepared, deps, clean);
+                writeResults(prepared, tools, deps, clean);
                 RunIdLock.keepPrivate(settings.runDir());
                 steps.teardown();
             } finally {
@@ -409,7 +418,7 @@ final class RunPhases {
     }
 
     /** results.json and the RUN SUMMARY describe the verdict; a failure to write them never changes it. */
-    private void writeResults(Prepared prepared, ColdDeps deps, boolean clean) {
+    private void writeResults(Prepared prepared, RunTools tools, ColdDeps deps, boolean clean) {
         List<String> secrets = new ArrayList<>(deps.secretValues());
         if (app != null) {
             secrets.addAll(app.secretValues().values());
@@ -417,16 +426,19 @@ final class RunPhases {
         Checkout checkout = prepared.checkout();
         RunResults.Run summary = new RunResults.Run(
                 new RunResults.Tested(run.recipe(), checkout.upgrade().headVersion().orElse(null), checkout.tree().commit(),
-                        checkout.domain()),
+                        checkout.domain(), new RunResults.Upgrade(checkout.upgrade().base().map(RecipeVersion::text).orElse(null),
+                                checkout.upgrade().headRelease().orElse(null), checkout.upgrade().reason())),
                 settings.subject().pr(), settings.runId(), run.tiers(),
                 new RunResults.Evidence(clean, secrets, CustomizationManifest.of(prepared.keys(), run.customization(),
-                        prepared.setup().used(), settings.recipeCodeApproved(), secrets), timeline));
+                        prepared.setup().used(), settings.recipeCodeApproved(), secrets), timeline,
+                        new RunResults.Environment(settings.driver(), tools.docker().facts())));
         // The RUN SUMMARY is printed whatever happens to the file (a full disk under the runs folder).
         Path file = null;
         String where;
         try {
             file = RunResults.write(settings.runDir(), summary, run.record());
-            where = "results " + file + ", report " + file.resolveSibling(RunReport.HTML);
+            where = "results " + file + ", report " + file.resolveSibling(RunReport.HTML) + ", summary "
+                    + file.resolveSibling(RunReport.SUMMARY);
         } catch (Exception e) {
             where = "results not written (" + e.getMessage() + ")";
             LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
@@ -437,6 +449,7 @@ final class RunPhases {
                 run.attach(file, "application/json");
                 run.attach(file.resolveSibling(RunReport.HTML), "text/html");
                 run.attach(file.resolveSibling(RunReport.BADGE), "image/svg+xml");
+                run.attach(file.resolveSibling(RunReport.SUMMARY), "text/markdown");
             }
         } catch (Exception e) {
             LOG.warn("could not attach the run's results (the verdict stands): {}", e.toString());

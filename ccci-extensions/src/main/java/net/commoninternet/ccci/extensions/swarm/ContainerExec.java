@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.lifetime.LongWait;
 import org.apiguardian.api.API;
 
 /**
@@ -29,6 +30,7 @@ public final class ContainerExec {
         }
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ContainerExec.class);
     static final Duration TIMEOUT = Duration.ofMinutes(15);
     private static final Duration EXIT_RECORDED = Duration.ofSeconds(2);
 
@@ -95,9 +97,19 @@ public final class ContainerExec {
 
     /** {@code sh -c script} in the container, awaited for {@code bound} at most: empty if it had not ended by then. */
     public java.util.Optional<Result> sh(String container, String script, Duration bound) throws InterruptedException {
+        return sh(container, script, LongWait.begin(LOG, "sh -c in container " + container.substring(0, Math.min(12,
+                container.length())), bound));
+    }
+
+    /**
+     * {@code sh -c script} in the container for at most {@code wait}'s bound, saying every
+     * {@link LongWait#EVERY} that it still waits (a recipe's backup hook says whose it is): empty if
+     * it had not ended by then.
+     */
+    public java.util.Optional<Result> sh(String container, String script, LongWait wait) throws InterruptedException {
         DockerClient client = placed.getOrDefault(container, this.client);
         CappedOutput output = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
-        Long exit = run(client, container, List.of("sh", "-c", script), bound,
+        Long exit = run(client, container, List.of("sh", "-c", script), wait,
                 frame -> output.append(frame.getPayload(), frame.getPayload().length));
         return exit == null ? java.util.Optional.empty() : java.util.Optional.of(new Result(exit, output.text().strip()));
     }
@@ -105,9 +117,10 @@ public final class ContainerExec {
     /**
      * Runs {@code command} in {@code container}, handing each frame of its output (stdout and
      * stderr apart: no terminal) to {@code frames}; its exit status, or null if it did not end
-     * within {@code bound} (it goes on in the container; the stream is closed either way).
+     * within {@code wait}'s bound (it goes on in the container; the stream is closed either way).
+     * A long one says every {@link LongWait#EVERY} that it is still waited for.
      */
-    static Long run(DockerClient client, String container, List<String> command, Duration bound,
+    static Long run(DockerClient client, String container, List<String> command, LongWait wait,
             java.util.function.Consumer<Frame> frames) throws InterruptedException {
         String exec = client.execCreateCmd(container).withCmd(command.toArray(String[]::new))
                 .withAttachStdout(true).withAttachStderr(true).exec().getId();
@@ -118,13 +131,36 @@ public final class ContainerExec {
             }
         });
         try {
-            if (!stream.awaitCompletion(bound.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!stream.awaitEnd(wait)) {
                 return null;
             }
         } finally {
             stream.closeQuietly();
         }
         return exitOf(client, exec);
+    }
+
+    /**
+     * The exit status of {@code container} on {@code engine} (a container ccci started, restic's
+     * say), or null if it was still running at the end of {@code wait}'s bound; a long wait says
+     * every {@link LongWait#EVERY} that it goes on.
+     */
+    public static Long awaitExit(DockerClient engine, String container, LongWait wait) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicReference<Long> status = new java.util.concurrent.atomic.AtomicReference<>();
+        EngineStream<com.github.dockerjava.api.model.WaitResponse> stream = engine.waitContainerCmd(container)
+                .exec(new EngineStream<com.github.dockerjava.api.model.WaitResponse>() {
+                    @Override
+                    public void onNext(com.github.dockerjava.api.model.WaitResponse response) {
+                        if (response.getStatusCode() != null) {
+                            status.set(response.getStatusCode().longValue());
+                        }
+                    }
+                });
+        try {
+            return stream.awaitEnd(wait) ? status.get() : null;
+        } finally {
+            stream.closeQuietly();
+        }
     }
 
     /**

@@ -21,7 +21,20 @@ import org.apiguardian.api.API;
  * ({@link #childEnvironment}).
  */
 @API(status = API.Status.INTERNAL)
-public record DockerEngine(DockerClient client, DockerHttpClient http, String host) implements AutoCloseable {
+public record DockerEngine(DockerClient client, DockerHttpClient http, String host, Facts facts) implements AutoCloseable {
+
+    /**
+     * What the engine said of itself when the run connected (its {@code /info}, read anyway): its
+     * version, how many nodes its swarm has, and the runtime its containers get by default (what
+     * sandboxes a recipe's tasks: {@code runc}, or gVisor's {@code runsc}). For the run's results;
+     * "unknown" where the engine did not say.
+     */
+    public record Facts(String version, int swarmNodes, String defaultRuntime) {
+        static Facts of(com.fasterxml.jackson.databind.JsonNode info) {
+            return new Facts(info.path("ServerVersion").asText("unknown"), info.path("Swarm").path("Nodes").asInt(0),
+                    info.path("DefaultRuntime").asText("unknown"));
+        }
+    }
 
     static final String SETUP_HINT = "run scripts/setup-local-swarm as root to install and start it";
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
@@ -103,7 +116,8 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
         }
         // /info read as a tree: docker-java's typed Info (dozens of types to bind) costs a cold JVM
         // tens of milliseconds, and three of its fields are all the check needs
-        com.fasterxml.jackson.databind.JsonNode swarm = info(http).path("Swarm");
+        com.fasterxml.jackson.databind.JsonNode info = info(http);
+        com.fasterxml.jackson.databind.JsonNode swarm = info.path("Swarm");
         String state = swarm.path("LocalNodeState").asText("");
         if (!state.equals(LocalNodeState.ACTIVE.getValue())) {
             throw new IllegalStateException("the Docker engine is not in an active swarm (state " + state + "): "
@@ -115,7 +129,7 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
                     + " them), or promote this node with docker node promote.");
         }
         SwarmNodes.ownNodeIs(client, swarm.path("NodeID").asText()); // already read: no second /info (7-9 ms) for it
-        return new DockerEngine(client, http, config.getDockerHost().toString());
+        return new DockerEngine(client, http, config.getDockerHost().toString(), Facts.of(info));
     }
 
     private static com.fasterxml.jackson.databind.JsonNode info(DockerHttpClient http) {
@@ -230,7 +244,7 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws java.io.IOException {
         client.close();
     }
 }

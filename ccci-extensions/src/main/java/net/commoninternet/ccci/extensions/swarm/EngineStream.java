@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.swarm;
 import com.github.dockerjava.api.async.ResultCallback;
 import java.io.Closeable;
 import java.io.IOException;
+import net.commoninternet.ccci.extensions.lifetime.LongWait;
 
 /**
  * A docker-java stream (events, logs, an exec's output) that stays closed once ccci closed it,
@@ -27,6 +28,42 @@ import java.io.IOException;
 class EngineStream<T> extends ResultCallback.Adapter<T> {
 
     private boolean closeRequested;
+    /**
+     * Counted down when the engine ends the stream (its end or an error): what {@link #awaitEnd}
+     * waits on. docker-java's own {@code awaitCompletion(timeout)} closes the stream when its
+     * timeout passes (3.7.0's bytecode: {@code close()} in a {@code finally}), so a wait in slices
+     * cannot be made of it: after the first slice the stream is gone and reads as complete.
+     */
+    private final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+
+    @Override
+    public void onComplete() {
+        super.onComplete();
+        ended.countDown();
+    }
+
+    @Override
+    public void onError(Throwable throwable) {
+        super.onError(throwable);
+        ended.countDown();
+    }
+
+    /**
+     * Waits for the engine to end the stream, for at most {@code wait}'s bound, saying every
+     * {@link LongWait#EVERY} that it still waits; whether it ended. A stream that did not end
+     * stays open (the caller closes it); one that ended with an error throws it, as
+     * {@code awaitCompletion} does.
+     */
+    boolean awaitEnd(LongWait wait) throws InterruptedException {
+        while (!ended.await(wait.slice().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+            if (wait.over()) {
+                return false;
+            }
+            wait.tick(null);
+        }
+        throwFirstError();
+        return true;
+    }
 
     @Override
     public synchronized void onStart(Closeable stream) {

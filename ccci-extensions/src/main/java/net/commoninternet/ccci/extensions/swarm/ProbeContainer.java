@@ -171,7 +171,8 @@ final class ProbeContainer {
     Ran exec(String container, List<String> command, Duration bound) throws InterruptedException {
         CappedOutput out = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
         CappedOutput err = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
-        Long exit = ContainerExec.run(client, container, command, bound, (Frame frame) ->
+        Long exit = ContainerExec.run(client, container, command,
+                net.commoninternet.ccci.extensions.lifetime.LongWait.begin(LOG, "a probe of " + stack, bound), (Frame frame) ->
                 (frame.getStreamType() == StreamType.STDOUT ? out : err).append(frame.getPayload(), frame.getPayload().length));
         return new Ran(exit, out.text(), err.text());
     }

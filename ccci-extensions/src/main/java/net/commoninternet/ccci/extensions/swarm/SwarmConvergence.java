@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
+import net.commoninternet.ccci.extensions.lifetime.LongWait;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * tens of milliseconds: it looks at once on an event and every 40 ms for 400 ms after it (a
  * task's state reaches the store after its container's event); without events it re-inspects at
  * most every half second, and right after the end of a stability window it is waiting out (no
- * event marks that moment).
+ * event marks that moment). A wait past {@link LongWait#EVERY} says every 10 s what it still sees.
  */
 @API(status = API.Status.INTERNAL)
 public final class SwarmConvergence {
@@ -93,6 +94,7 @@ public final class SwarmConvergence {
     /** Waits until the stack converges, fails for good, or {@code timeout} passes. */
     public Report await(String stack, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        LongWait waiting = LongWait.begin(LOG, "stack " + stack + " to converge", timeout);
         try (SwarmEvents events = SwarmEvents.subscribe(docker.client())) {
             StableAt stableAt = new StableAt();
             Report report = inspect(stack, stableAt);
@@ -106,6 +108,7 @@ public final class SwarmConvergence {
                 }
                 stableAt = new StableAt();
                 report = inspect(stack, stableAt);
+                waiting.tick(report::describe);
             }
             if (!report.converged() && !report.failed()) {
                 List<String> problems = new ArrayList<>(report.problems());

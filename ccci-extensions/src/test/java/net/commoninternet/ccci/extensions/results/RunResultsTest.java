@@ -87,34 +87,111 @@ class RunResultsTest {
         assertThat(json.get("flags").get("no_secret_leak").asBoolean()).isTrue();
         assertThat(Files.readString(file)).doesNotContain("s3cret-value-xyz");
         assertThat(runDir.resolve("results.json.next")).doesNotExist();
+        assertThat(json.get("schema_version").asInt()).isEqualTo(RunResults.SCHEMA_VERSION).isEqualTo(2);
+        assertThat(json.get("skips").get(0).get("skip").asText()).isEqualTo("structural");
+        assertThat(json.get("tests").get(0).get("skip").isNull()).isTrue();
+        assertThat(json.get("verdict").asText()).isEqualTo("passed");
+        assertThat(json.get("counts").toString()).isEqualTo("{\"passed\":1,\"failed\":0,\"skipped\":1,\"unverified\":0}");
+        assertThat(json.get("next_level").get("level").asInt()).isEqualTo(2);
+        assertThat(json.get("next_level").get("rung").asText()).isEqualTo("upgrade");
+        assertThat(json.get("next_level").get("why").asText()).isEqualTo("upgrade: structural skip: no release older than the head");
+        assertThat(json.get("upgrade").get("base").isNull()).isTrue();
+        assertThat(json.get("environment").get("ccci_version").asText()).as("the build's version, filtered in")
+                .isNotEqualTo("unknown").doesNotStartWith("${");
+        assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("### ccci: demo 1.0.0+1 — level 1, passed");
     }
 
-    /** The published schema (a resource of ccci-extensions) accepts what a run writes, and can refuse. */
+    /** Where a run ran and what it upgraded from reach results.json, the report and summary.md. */
     @Test
-    void resultsJsonFollowsThePublishedSchema() throws Exception {
+    void theUpgradesBaseAndHeadAndTheEnvironmentAreInTheResultsTheReportAndTheSummary() throws Exception {
         RunRecord record = new RunRecord();
         record.add(pass(Tier.INSTALL));
-        record.add(Row.skipped(Tier.UPGRADE, null, SkipKind.STRUCTURAL, "structural skip: no release older than the head"));
-        record.add(Row.failed(Tier.BACKUP, "snapshot-created", "expected a snapshot id"));
-        Map<String, Object> manifest = CustomizationManifest.of(CiKeys.validated(
-                        Map.of("EXTRA_ENV", Map.of("SMTP_PASSWORD", "p"))),
-                java.util.Optional.empty(), Map.of("install_steps.sh", "ignored"), false, List.of());
-        RunResults.Run run = new RunResults.Run(
-                new RunResults.Tested("demo", null, "abc123", "demo-abcdef.ci.commoninternet.net"), 7, "42",
-                EnumSet.of(Tier.INSTALL, Tier.UPGRADE, Tier.BACKUP), new RunResults.Evidence(false, List.of(), manifest));
-        com.networknt.schema.Schema schema;
-        try (java.io.InputStream in = RunResults.class.getResourceAsStream("results.schema.json")) {
-            schema = com.networknt.schema.SchemaRegistry.withDefaultDialect(
-                    com.networknt.schema.SpecificationVersion.DRAFT_2020_12).getSchema(in);
+        record.add(pass(Tier.UPGRADE));
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", "1.1.0+1", "abc", "demo-abcdef.ci.commoninternet.net",
+                new RunResults.Upgrade("1.0.0+1", "1.1.0+1", "upgrade from 1.0.0+1")), 0, "1", EnumSet.of(Tier.INSTALL, Tier.UPGRADE),
+                new RunResults.Evidence(true, List.of(), Map.of(), new net.commoninternet.ccci.spi.RunTimeline(),
+                        new RunResults.Environment("abra", new net.commoninternet.ccci.extensions.swarm.DockerEngine.Facts(
+                                "20.10.24+dfsg1", 3, "runsc"))));
+
+        JsonNode json = new ObjectMapper().readTree(RunResults.write(runDir, run, record).toFile());
+
+        assertThat(json.get("upgrade").toString()).isEqualTo(
+                "{\"base\":\"1.0.0+1\",\"head\":\"1.1.0+1\",\"plan\":\"upgrade from 1.0.0+1\"}");
+        assertThat(json.get("environment").get("driver").asText()).isEqualTo("abra");
+        assertThat(json.get("environment").get("docker_engine").asText()).isEqualTo("20.10.24+dfsg1");
+        assertThat(json.get("environment").get("swarm_nodes").asInt()).isEqualTo(3);
+        assertThat(json.get("environment").get("default_runtime").asText()).isEqualTo("runsc");
+        assertThat(json.get("next_level").get("why").asText()).isEqualTo(
+                "not selected: the run's stages (ccci.stages) left out backup and restore");
+        assertThat(runDir.resolve(RunReport.HTML)).content().contains("Upgrade: from 1.0.0+1 to 1.1.0+1.", "runsc", "3 nodes",
+                "level 2, not 3: backup_restore unver — not selected");
+        assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("upgrade from 1.0.0+1 to 1.1.0+1");
+        assertThat(RunResults.summary(run, record, "here")).contains("upgraded from 1.0.0+1",
+                "passed, level 2, not 3: backup_restore unver — not selected", "checks 2 passed, 0 failed, 0 skipped, 0 unverified");
+    }
+
+    /** "passed" follows from the rungs: a run whose checks were all unverified proved nothing and is not green. */
+    @Test
+    void aRunWhoseChecksAreAllUnverifiedIsNotPassedAndOneThatReachedNoLevelSaysWhy() throws Exception {
+        RunRecord record = new RunRecord();
+        for (Tier tier : Tier.values()) {
+            record.add(Row.skipped(tier, null, SkipKind.UNVERIFIED, "tier " + tier.id() + " has no implementation on the class path (unver)"));
         }
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", null, "abc", "d"), 0, "1",
+                EnumSet.allOf(Tier.class), new RunResults.Evidence(true, List.of(), Map.of()));
 
-        String written = Files.readString(RunResults.write(runDir, run, record));
+        JsonNode json = new ObjectMapper().readTree(RunResults.write(runDir, run, record).toFile());
 
-        assertThat(schema.validate(written, com.networknt.schema.InputFormat.JSON)).isEmpty();
-        assertThat(schema.validate(written.replace("\"level\" : 1", "\"level\" : 6"), com.networknt.schema.InputFormat.JSON))
-                .singleElement().satisfies(e -> assertThat(e.getInstanceLocation().toString()).contains("level"));
-        assertThat(schema.validate(written.replace("\"fail\"", "\"failed-ish\""), com.networknt.schema.InputFormat.JSON))
-                .isNotEmpty();
+        assertThat(json.get("level").asInt()).isZero();
+        assertThat(json.get("verdict").asText()).isEqualTo("unverified");
+        assertThat(json.get("counts").get("unverified").asInt()).isEqualTo(6);
+        assertThat(json.get("next_level").get("why").asText())
+                .isEqualTo("install: tier install has no implementation on the class path (unver)");
+        assertThat(runDir.resolve(RunReport.HTML)).content().contains("class=\"verdict unverified\"")
+                .doesNotContain("class=\"verdict passed\"");
+        assertThat(RunResults.summary(run, record, "here")).contains("unverified, level 0, not 1: install unver");
+    }
+
+    /** Level 5 has no higher rung; a failing check is named, on one line, whatever its message's lines. */
+    @Test
+    void atLevelFiveEveryRungPassedAndAFailureIsNamedOnOneLine() {
+        List<Row> all = java.util.Arrays.stream(Tier.values()).map(RunResultsTest::pass).toList();
+        assertThat(Standing.of(all, EnumSet.allOf(Tier.class)).next()).isEmpty();
+        assertThat(Standing.whyNotHigher(5, null)).isEqualTo("level 5: every rung passed");
+
+        Standing failed = Standing.of(List.of(pass(Tier.INSTALL), Row.failed(Tier.UPGRADE, "moved-to-head",
+                "[the deployed app changed] \nExpecting actual:\n  1.0.0\nnot to be equal to:\n  1.0.0\n")), EnumSet.allOf(Tier.class));
+        assertThat(failed.verdict()).isEqualTo("failed");
+        assertThat(failed.next().orElseThrow().get("why")).isEqualTo(
+                "upgrade > moved-to-head: [the deployed app changed] Expecting actual: 1.0.0 not to be equal to: 1.0.0");
+        assertThat(Standing.oneLine("x".repeat(400))).hasSize(300).endsWith("…");
+    }
+
+    /**
+     * summary.md as a forge renders it (CommonMark, GFM tables): what a run printed never becomes a
+     * link, an image, HTML or a table cell, and reads as it was printed.
+     */
+    @Test
+    void theSummaryRendersWhatTheRunPrintedAsTextAndListsTheFailingChecks() throws Exception {
+        String printed = "![x](http://tracker.example/p.png) <img src=x> | *boom* [a](b) `code` &amp; # _x_";
+        RunRecord record = new RunRecord();
+        record.add(pass(Tier.INSTALL));
+        record.add(Row.failed(Tier.UPGRADE, "moved-to-head", printed));
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", "1.1.0+1", "abc", "d"), 0, "1",
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), new RunResults.Evidence(true, List.of(), Map.of()));
+
+        RunResults.write(runDir, run, record);
+
+        String summary = Files.readString(runDir.resolve(RunReport.SUMMARY));
+        List<org.commonmark.Extension> gfm = List.of(org.commonmark.ext.gfm.tables.TablesExtension.create());
+        org.commonmark.node.Node document = org.commonmark.parser.Parser.builder().extensions(gfm).build().parse(summary);
+        String html = org.commonmark.renderer.html.HtmlRenderer.builder().extensions(gfm).build().render(document);
+        assertThat(html).contains("<h3>ccci: demo 1.1.0+1 — level 1, failed</h3>", "<td>upgrade</td>", "<td>fail</td>",
+                "<strong>Failing checks</strong>", "checks: 1 passed, 1 failed, 0 skipped, 0 unverified")
+                .doesNotContain("<img", "<a ", "<em>", "<code>", "<h1>");
+        String text = org.commonmark.renderer.text.TextContentRenderer.builder().build().render(document);
+        assertThat(text).as("the reason reads as printed").contains("upgrade > moved-to-head: " + printed);
+        assertThat(html.split("<tr>", -1)).as("a header and five rungs: the reason's | made no cell").hasSize(7);
     }
 
     @Test
@@ -204,7 +281,7 @@ class RunResultsTest {
         assertThat(report).contains("level 1", "failed", "upgrade &gt; moved-to-head",
                 "the version label is still 1.0.0 (db password " + SecretMasking.MASK + ")", "janitor", "upgrade",
                 "href=\"run.log\"").doesNotContain(secret, "<script", "src=", "href=\"http", "url(http", "@import");
-        assertThat(runDir.resolve(RunReport.BADGE)).content().contains("<svg", "level 1", "#fe7d37");
+        assertThat(runDir.resolve(RunReport.BADGE)).content().contains("<svg", "level 1", "#a84300");
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         assertThat(json.get("timings").get("phases")).extracting(p -> p.get("phase").asText()).containsExactly("janitor", "upgrade");
         assertThat(json.get("timings").get("phases").get(1).get("outcome").asText()).isEqualTo("failed");

@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.testing.ChildShims;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.ResultsSchema;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,6 +37,9 @@ class ConcurrentManualRunsTest {
 
     @TempDir
     Path sandbox;
+
+    @RegisterExtension
+    final ResultsSchema.EveryRun everyResultsJson = new ResultsSchema.EveryRun(() -> sandbox.resolve("runs"));
 
     private Map<String, String> environment(String name) throws Exception {
         Map<String, String> env = new HashMap<>(ChildShims.install(sandbox.resolve("bin"), children(name)));

@@ -21,10 +21,12 @@ import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.ResultsSchema;
 import net.commoninternet.ccci.testing.MultiNodeSwarm;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,6 +49,9 @@ class MultiNodeRecipeRunTest {
 
     @TempDir
     Path sandbox;
+
+    @RegisterExtension
+    final ResultsSchema.EveryRun everyResultsJson = new ResultsSchema.EveryRun(() -> sandbox.resolve("runs"));
 
     @BeforeAll
     static void bedUp() throws Exception {

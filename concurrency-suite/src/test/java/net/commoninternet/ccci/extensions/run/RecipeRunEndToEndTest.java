@@ -19,7 +19,9 @@ import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.ResultsSchema;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,6 +35,9 @@ class RecipeRunEndToEndTest {
 
     @TempDir
     Path sandbox;
+
+    @RegisterExtension
+    final ResultsSchema.EveryRun everyResultsJson = new ResultsSchema.EveryRun(() -> sandbox.resolve("runs"));
 
     /**
      * Runs and abra dirs are sandboxed. A run that deploys uses the default app lock dir
@@ -48,11 +53,38 @@ class RecipeRunEndToEndTest {
         return env;
     }
 
+    /** The README's main job, as a user runs it: a real CI run of custom-html, and a console that shows the run. */
     @Test
     void customHtmlDeploysServesAndLeavesNothingOnTheSwarm() throws Exception {
         // A PR of its own: no other run on the host (another checkout's tests, say) shares its app.
-        runToTheEnd("custom-html", "e2e-ok", 3020, this::assertRunPassedAndLeftNothing);
+        runToTheEnd(MavenRun.startAsTheReadmeSays(sandbox.resolve("e2e-ok.log"), env(true), "-Drecipe=custom-html",
+                "-Dccci.run-id=e2e-ok", "-Dccci.pr=3020"), (exit, output, domain) -> {
+                    assertRunPassedAndLeftNothing(exit, output, domain);
+                    assertTheConsoleShowsTheRunAndEndsWithItsSummary(output);
+                });
     }
+
+    /**
+     * ccci's own lines (its log lines and the RUN SUMMARY block) are most of what the console
+     * shows, and the RUN SUMMARY begins within its last 15 lines: Maven's are few
+     * ({@code .mvn/maven.config}), and nothing is built after the run.
+     */
+    private static void assertTheConsoleShowsTheRunAndEndsWithItsSummary(String output) {
+        java.util.List<String> lines = output.lines().toList();
+        int summary = lines.indexOf("== RUN SUMMARY ==");
+        int end = lines.indexOf("== END RUN SUMMARY ==");
+        long own = lines.stream().filter(l -> LOG_LINE.matcher(l).lookingAt()).count() + (end - summary + 1);
+        assertThat(summary).as(output).isNotNegative();
+        assertThat(lines.size() - summary).as("the RUN SUMMARY's place from the end of the console:%n%s", output)
+                .isLessThanOrEqualTo(15);
+        assertThat(own * 2).as("ccci's lines (%d) are most of the console's %d:%n%s", own, lines.size(), output)
+                .isGreaterThan(lines.size());
+        assertThat(output).as("the concurrency suite is not built by a recipe run").doesNotContain("concurrency-suite",
+                "Downloading from");
+    }
+
+    /** A line of ccci's log pattern (recipe-suites' logback: {@code 12:34:56.789 INFO  [recipe] ...}). */
+    private static final Pattern LOG_LINE = Pattern.compile("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} ");
 
     /** What a test asserts of a finished run: its exit status, its output, its app's domain. */
     @FunctionalInterface
@@ -66,8 +98,11 @@ class RecipeRunEndToEndTest {
      * is removed.
      */
     private void runToTheEnd(String recipe, String runId, int pr, Finished then) throws Exception {
-        MavenRun run = MavenRun.start(sandbox.resolve(runId + ".log"), env(true), "-Drecipe=" + recipe,
-                "-Dccci.run-id=" + runId, "-Dccci.pr=" + pr);
+        runToTheEnd(MavenRun.start(sandbox.resolve(runId + ".log"), env(true), "-Drecipe=" + recipe,
+                "-Dccci.run-id=" + runId, "-Dccci.pr=" + pr), then);
+    }
+
+    private void runToTheEnd(MavenRun run, Finished then) throws Exception {
         int exit = run.waitFor(Duration.ofMinutes(10));
         String output = run.output();
         Matcher app = APP.matcher(output);

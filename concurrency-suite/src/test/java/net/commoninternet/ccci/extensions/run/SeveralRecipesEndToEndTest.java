@@ -26,6 +26,7 @@ import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.ResultsSchema;
 import net.commoninternet.ccci.testing.Orphanage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,9 @@ class SeveralRecipesEndToEndTest {
 
     @TempDir
     Path sandbox;
+
+    @RegisterExtension
+    final ResultsSchema.EveryRun everyResultsJson = new ResultsSchema.EveryRun(() -> sandbox.resolve("runs"));
 
     @RegisterExtension
     final Helpers helpers = new Helpers();
@@ -142,14 +146,27 @@ class SeveralRecipesEndToEndTest {
                 assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, domain))).as(domain).isFalse();
             }
         }
-        // What a person sees: the catalogue and the canary's report, in a real browser.
+        // What a person sees: the catalogue and the canary's report, in a real browser, at a phone's
+        // and a laptop's width, readable (axe-core) and fitting the screen.
         try (HeadlessChromium browser = HeadlessChromium.start(sandbox.resolve("chromium-profile"))) {
             String shown = browser.visibleText(sandbox.resolve("runs/e2e-all/catalogue.html"));
-            browser.screenshot(SCREENSHOTS.resolve("e2e-all-catalogue.png"));
             assertThat(shown).contains("ccci command e2e-all", red + " red", "custom-html-broken", "level 1", "level 4");
-            shown = browser.visibleText(sandbox.resolve("runs/e2e-all-custom-html-broken/report.html"));
-            browser.screenshot(SCREENSHOTS.resolve("e2e-all-report-custom-html-broken.png"));
-            assertThat(shown).contains("level 1", "failed", "Where it broke", "upgrade > moved-to-head");
+            browser.assertReadableOnEveryScreen("e2e-all-catalogue", SCREENSHOTS);
+            Path canary = sandbox.resolve("runs/e2e-all-custom-html-broken");
+            JsonNode results = new ObjectMapper().readTree(canary.resolve("results.json").toFile());
+            shown = browser.visibleText(canary.resolve("report.html"));
+            assertThat(shown).contains("level 1", "failed", "Where it broke", "upgrade > moved-to-head",
+                    "level 1, not 2: upgrade fail — upgrade > moved-to-head: ",
+                    "Upgrade: from " + results.get("upgrade").get("base").asText() + " to "
+                            + results.get("upgrade").get("head").asText() + ".",
+                    "Checks: " + results.get("tests").size() + " in all: " + results.get("counts").get("passed") + " passed, 1 failed, ",
+                    "sandbox runtime", results.get("environment").get("default_runtime").asText());
+            assertThat(browser.hrefsOf("tr.check:has(td.failed) td.logs a")).containsExactly("logs/upgrade/app.log");
+            assertThat(canary.resolve("logs/upgrade/app.log")).isRegularFile();
+            assertThat(browser.textOf("tr.check:has(td.failed) + tr.evidence")).contains("the end of logs/upgrade/app.log");
+            browser.assertReadableOnEveryScreen("e2e-all-report-custom-html-broken", SCREENSHOTS);
+            assertThat(canary.resolve("summary.md")).content().contains("level 1, failed", "**Failing checks**",
+                    "upgrade \\> moved-to-head");
         }
     }
 

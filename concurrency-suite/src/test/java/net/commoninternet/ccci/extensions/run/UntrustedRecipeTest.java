@@ -23,8 +23,10 @@ import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.ResultsSchema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,6 +48,9 @@ class UntrustedRecipeTest {
 
     @TempDir
     Path sandbox;
+
+    @RegisterExtension
+    final ResultsSchema.EveryRun everyResultsJson = new ResultsSchema.EveryRun(() -> sandbox.resolve("runs"));
 
     private final List<String> domains = new ArrayList<>();
 
@@ -177,6 +182,16 @@ class UntrustedRecipeTest {
         softly.assertThat(out).as("i11allow deploys").contains("deploying " + AppNaming.stackName(domainOf.get("i11allow")));
         softly.assertThat(Files.readString(sandbox.resolve("runs/i11-battery-i11allow/results.json")))
                 .containsPattern("\"check\"\\s*:\\s*\"converged\",\\s*\"status\"\\s*:\\s*\"passed\"");
+        // a refused deploy is a failed run in its results, and its report says why in the reader's words
+        for (String recipe : refusals.keySet()) {
+            Path results = sandbox.resolve("runs/i11-battery-" + recipe + "/results.json");
+            if (Files.exists(results)) {
+                com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(results.toFile());
+                softly.assertThat(json.get("verdict").asText()).as("%s's verdict", recipe).isEqualTo("failed");
+                softly.assertThat(json.get("next_level").get("why").asText()).as("%s: why not level 1", recipe)
+                        .startsWith("install > deploy: ");
+            }
+        }
         // nothing of a refused recipe ever existed on the engine: the engine's own events say so
         String events = events(since, until);
         for (String recipe : refusals.keySet()) {
@@ -256,6 +271,7 @@ class UntrustedRecipeTest {
      * A backupbot pre-hook that never ends: the host's bound ({@code -Dccci.hook-timeout}, never
      * the recipe's) fails the backup in one line, the run goes on to its teardown, and nothing of
      * the app is left (without the bound the hook held the run for ContainerExec's 15 minutes).
+     * While it waits past 10 s, the run says so, naming the hook (a bound of 12 s: one such line).
      */
     @Test
     void aPreHookThatNeverEndsFailsItsBackupInOneLineWithinTheHostsBoundAndTheRunTearsDown() throws Exception {
@@ -265,7 +281,7 @@ class UntrustedRecipeTest {
                 + "volumes:\n  content:\n", "");
         MavenRun run = MavenRun.start(sandbox.resolve("hang.log"), Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
                 "ABRA_DIR", sandbox.resolve("abra").toString()), "-Drecipe=i11hang", "-Dccci.recipes=" + sandbox.resolve("recipes"),
-                "-Dccci.stages=install,backup", "-Dccci.run-id=i11-hang", "-Dccci.hook-timeout=3");
+                "-Dccci.stages=install,backup", "-Dccci.run-id=i11-hang", "-Dccci.hook-timeout=12");
         String domain = MavenRun.Started.parse(run.awaitLine("== ccci run ", Duration.ofMinutes(5))).domain();
         domains.add(domain);
 
@@ -273,7 +289,8 @@ class UntrustedRecipeTest {
 
         assertThat(exit).as(run.output()).isNotZero();
         assertThat(run.output()).contains("backupbot.backup.pre-hook of " + AppNaming.stackName(domain) + "_app did not finish"
-                + " within 3 s: a hook must end; this host bounds it with -Dccci.hook-timeout=3");
+                + " within 12 s: a hook must end; this host bounds it with -Dccci.hook-timeout=12",
+                ".. still waiting for backupbot.backup.pre-hook of " + AppNaming.stackName(domain) + "_app: 10 s of at most 12 s");
         try (DockerEngine docker = DockerEngine.connect()) {
             assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).isEmpty();
         }

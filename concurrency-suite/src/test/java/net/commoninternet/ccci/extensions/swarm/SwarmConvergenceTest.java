@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import net.commoninternet.ccci.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import net.commoninternet.ccci.testing.LocalImages;
@@ -182,14 +183,23 @@ class SwarmConvergenceTest {
         assertThat(settled.converged()).as(settled.describe()).isTrue();
     }
 
+    /** ... and while it waits, it says every 10 s what it still sees (a person watching the console is not left guessing). */
     @Test
     void aCrashLoopingTaskNeverConvergesAndTheTimeoutNamesItAndItsError() throws Exception {
         client.createServiceCmd(spec(1, "exit 3", "1")).exec();
 
-        SwarmConvergence.Report report = convergence.await(STACK, Duration.ofSeconds(20));
+        SwarmConvergence.Report report;
+        List<String> said;
+        try (LogCapture log = new LogCapture(SwarmConvergence.class)) {
+            report = convergence.await(STACK, Duration.ofSeconds(20));
+            said = log.lines();
+        }
 
         assertThat(report.converged()).isFalse();
         assertThat(report.describe()).contains("not converged within 20 s", SERVICE, "exit");
+        assertThat(said).filteredOn(l -> l.startsWith(".. still waiting for stack " + STACK + " to converge: "))
+                .as(String.join("\n", said)).hasSize(1)
+                .first().asString().contains(": 10 s of at most 20 s (", SERVICE);
     }
 
     @Test

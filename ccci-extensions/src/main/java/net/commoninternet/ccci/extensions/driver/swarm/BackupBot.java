@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.lifetime.LongWait;
 import net.commoninternet.ccci.extensions.swarm.BackupLabels;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
@@ -219,7 +220,8 @@ final class BackupBot {
 
     /** Runs the service's hook with {@code sh -c} in its container; non-zero fails the operation. */
     private void hook(String container, Service service, String label, String hook) throws InterruptedException {
-        ContainerExec.Result result = exec().sh(container, hook, hookTimeout).orElseThrow(() -> new IllegalStateException(
+        ContainerExec.Result result = exec().sh(container, hook,
+                LongWait.begin(LOG, label + " of " + service.getSpec().getName(), hookTimeout)).orElseThrow(() -> new IllegalStateException(
                 label + " of " + service.getSpec().getName() + " did not finish within " + hookTimeout.toSeconds()
                         + " s: a hook must end; this host bounds it with -Dccci.hook-timeout=" + hookTimeout.toSeconds()
                         + " (the hook goes on in the container until the teardown removes it)."));

@@ -2,16 +2,12 @@ package net.commoninternet.ccci.extensions.driver.swarm;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
-import com.github.dockerjava.api.command.WaitContainerResultCallback;
-import com.github.dockerjava.api.exception.DockerClientException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 import com.github.dockerjava.api.model.StreamType;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +17,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.lifetime.LongWait;
 import net.commoninternet.ccci.extensions.swarm.BackupLabels;
+import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 
@@ -109,7 +107,7 @@ final class ResticContainer {
         }
         try {
             engine.startContainerCmd(id).exec();
-            Long exit = awaitExit(engine, id, bound);
+            Long exit = ContainerExec.awaitExit(engine, id, LongWait.begin(LOG, "restic " + args.get(0) + " of " + stack, bound));
             CappedOutput out = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
             CappedOutput err = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
             engine.logContainerCmd(id).withStdOut(true).withStdErr(true).exec(new ResultCallback.Adapter<Frame>() {
@@ -129,17 +127,6 @@ final class ResticContainer {
                 LOG.warn("the restic container {} of {} could not be removed ({}); the stack's teardown removes it", id, stack,
                         DockerEngine.engineSays(e));
             }
-        }
-    }
-
-    /** The container's exit status, or null if it was still running after {@code bound}. */
-    private static Long awaitExit(DockerClient engine, String id, Duration bound) {
-        try (WaitContainerResultCallback wait = engine.waitContainerCmd(id).exec(new WaitContainerResultCallback())) {
-            return (long) wait.awaitStatusCode(bound.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (DockerClientException stillRunning) {
-            return null;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
