@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 
 /**
@@ -124,11 +126,11 @@ public final class CiKeys {
         return (List<String>) values.getOrDefault("DEPS", List.of());
     }
 
-    private static final java.util.regex.Pattern PROBE_HTTP = java.util.regex.Pattern.compile("http:(/\\S*)");
-    private static final java.util.regex.Pattern PROBE_TCP =
-            java.util.regex.Pattern.compile("tcp:(\\d{1,5})(?::(\\d{1,3}))?");
-    private static final java.util.regex.Pattern PROBE_EXEC =
-            java.util.regex.Pattern.compile("exec:([A-Za-z0-9_.-]+):(.+)", java.util.regex.Pattern.DOTALL);
+    private static final Pattern PROBE_HTTP = Pattern.compile("http:(/\\S*)");
+    private static final Pattern PROBE_TCP =
+            Pattern.compile("tcp:(\\d{1,5})(?::(\\d{1,3}))?");
+    private static final Pattern PROBE_EXEC =
+            Pattern.compile("exec:([A-Za-z0-9_.-]+):(.+)", Pattern.DOTALL);
 
     /**
      * A probe of the live app, as {@code READY_PROBE} and {@code BACKUP_VERIFY} write it:
@@ -167,7 +169,7 @@ public final class CiKeys {
         }
 
         static Optional<Probe> parse(String text) {
-            java.util.regex.Matcher m = PROBE_HTTP.matcher(text.strip());
+            Matcher m = PROBE_HTTP.matcher(text.strip());
             if (m.matches()) {
                 return Optional.of(new Http(m.group(1)));
             }

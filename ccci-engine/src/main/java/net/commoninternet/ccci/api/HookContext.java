@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.api;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
@@ -26,7 +27,7 @@ public interface HookContext {
     List<String> deps();
 
     /** Each dependency's app domain, by recipe: deployed, converged and reachable before INSTALL's hooks run. */
-    java.util.Map<String, String> depDomains();
+    Map<String, String> depDomains();
 
     /** The operation about to run. */
     Tier op();

@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.api;
 
+import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
@@ -16,8 +17,8 @@ public interface LiveApp {
     CiKeys keys();
 
     /** The apps of its dependencies ({@code DEPS}) this run deployed: recipe to domain. */
-    default java.util.Map<String, String> deps() {
-        return java.util.Map.of();
+    default Map<String, String> deps() {
+        return Map.of();
     }
 
     /** One GET of {@code path}; redirects are not followed. */

@@ -1,7 +1,7 @@
 package net.commoninternet.ccci.engine;
 
 import java.util.List;
-import net.commoninternet.ccci.spi.RunPlan;
+import net.commoninternet.ccci.lifecycle.RunPlan;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.EngineDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;

@@ -1,30 +1,40 @@
 package net.commoninternet.ccci.engine;
 
-import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.LiveRun;
 import org.apiguardian.api.API;
 import org.junit.platform.engine.support.hierarchical.EngineExecutionContext;
 
 /**
  * What a node of the ccci tree sees while it executes: the plugins, where report attachments go
- * and, inside a run, the run (as the node's own view of it).
+ * and, inside a run, the run, its live app once the lifecycle made one, and, inside a tier, the
+ * tier's view of the run and its record.
  */
 @API(status = API.Status.INTERNAL)
 public final class CcciExecutionContext implements EngineExecutionContext {
 
     private final Plugins plugins;
     private final ReportAttachments attachments;
-    private final RunContext run;
+    private final RecipeRunContext run;
+    private final LiveRun live;
+    private final TierRunContext tierView;
     private final TierRecord tier;
 
     CcciExecutionContext(Plugins plugins, ReportAttachments attachments) {
-        this(plugins, attachments, null, null);
+        this(plugins, attachments, null, null, new TierState(null, null));
     }
 
-    private CcciExecutionContext(Plugins plugins, ReportAttachments attachments, RunContext run, TierRecord tier) {
+    /** A tier's view and its record, together: a tier node sets both. */
+    private record TierState(TierRunContext view, TierRecord record) {
+    }
+
+    private CcciExecutionContext(Plugins plugins, ReportAttachments attachments, RecipeRunContext run, LiveRun live,
+            TierState tier) {
         this.plugins = plugins;
         this.attachments = attachments;
         this.run = run;
-        this.tier = tier;
+        this.live = live;
+        this.tierView = tier.view();
+        this.tier = tier.record();
     }
 
     Plugins plugins() {
@@ -35,20 +45,31 @@ public final class CcciExecutionContext implements EngineExecutionContext {
         return attachments;
     }
 
-    RunContext run() {
+    RecipeRunContext run() {
         return run;
+    }
+
+    /** The live app the lifecycle handed the tiers; null outside them. */
+    LiveRun live() {
+        return live;
+    }
+
+    /** The tier's view of the run (attaching to the tier's node); null outside a tier. */
+    TierRunContext tierView() {
+        return tierView;
     }
 
     TierRecord tier() {
         return tier;
     }
 
-    CcciExecutionContext withRun(RunContext newRun) {
-        return new CcciExecutionContext(plugins, attachments, newRun, null);
+    /** Inside the run's tiers: the run and the live app they test. */
+    CcciExecutionContext withLive(RecipeRunContext newRun, LiveRun newLive) {
+        return new CcciExecutionContext(plugins, attachments, newRun, newLive, new TierState(null, null));
     }
 
-    /** @param tierRun the tier's view of the run, attaching to the tier's node */
-    CcciExecutionContext withTier(RunContext tierRun, TierRecord newTier) {
-        return new CcciExecutionContext(plugins, attachments, tierRun, newTier);
+    /** Inside one tier: its view of the run, and its record. */
+    CcciExecutionContext withTier(TierRunContext view, TierRecord newTier) {
+        return new CcciExecutionContext(plugins, attachments, run, live, new TierState(view, newTier));
     }
 }

@@ -2,6 +2,7 @@ package net.commoninternet.ccci.engine;
 
 import java.util.Optional;
 import net.commoninternet.ccci.api.RecipeCi;
+import net.commoninternet.ccci.lifecycle.RunLifecycle;
 import org.apiguardian.api.API;
 import org.junit.platform.engine.DiscoveryIssue;
 import org.junit.platform.engine.EngineDiscoveryRequest;
@@ -41,7 +42,7 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
     public TestDescriptor discover(EngineDiscoveryRequest request, UniqueId uniqueId) {
         Plugins plugins = Plugins.load(Thread.currentThread().getContextClassLoader());
         CcciEngineDescriptor engine = new CcciEngineDescriptor(uniqueId, plugins);
-        SettingsReader reader = SettingsReader.fromProcess(request.getConfigurationParameters());
+        SettingsReader reader = SettingsReader.fromProcess(request.getConfigurationParameters(), plugins.drivers().keySet());
         Optional<String> blank = reader.blankRecipeKey();
         if (blank.isPresent()) {
             // For every selection, not only an anchor class: a build that names no recipe must fail
@@ -53,7 +54,7 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
             return engine;
         }
         EngineDiscoveryRequestResolver.<CcciEngineDescriptor>builder()
-                .addClassContainerSelectorResolver(c -> c.isAnnotationPresent(net.commoninternet.ccci.api.RecipeCi.class))
+                .addClassContainerSelectorResolver(c -> c.isAnnotationPresent(RecipeCi.class))
                 .addSelectorResolver(ctx -> new RecipeSelectorResolver(reader, plugins, ctx.getIssueReporter()))
                 .build()
                 .resolve(request, engine);
@@ -61,6 +62,11 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
         if (engine.runs().size() > 1) {
             ParallelExecution.problem(request.getConfigurationParameters()).ifPresent(problem -> request.getDiscoveryListener()
                     .issueEncountered(uniqueId, DiscoveryIssue.create(DiscoveryIssue.Severity.ERROR, problem)));
+        }
+        if (!engine.runs().isEmpty()) {
+            // Runs will follow: the lifecycle may begin its slow first uses now. Never for a build that
+            // runs no recipe (a module's own tests): loading ccci starts nothing.
+            plugins.onlyLifecycle().ifPresent(RunLifecycle::warmUp);
         }
         return engine;
     }

@@ -53,7 +53,7 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
     @Override
     public CcciExecutionContext execute(CcciExecutionContext context, DynamicTestExecutor executor) throws Exception {
         try {
-            check.verify(context.run());
+            check.verify(context.tierView());
         } catch (Throwable t) {
             Throwable reported = Redaction.of(t, context.run()::redact);
             context.tier().failed(reported);

@@ -52,7 +52,11 @@ public final class Constants {
     /** Directory holding recipe sources, one folder per recipe; default the bundled recipes. */
     public static final String RECIPES = "ccci.recipes";
 
-    /** App driver: {@code swarm} (embedded, the default) or {@code abra}. */
+    /**
+     * App driver: the id of one of the drivers on the class path ({@code net.commoninternet.ccci.spi.Driver},
+     * found through ServiceLoader); ccci-extensions has {@code swarm} (embedded, the default) and
+     * {@code abra}.
+     */
     public static final String DRIVER = "ccci.driver";
 
     /**
@@ -89,7 +93,7 @@ public final class Constants {
      * host's operator (never by anything in the recipe repository): comma-separated
      * {@code <recipe>:<key>=<value>} (or {@code <recipe>:<key>}, every value of the key), where the
      * key is one the deploy policy refuses ({@code volumes}, {@code cap_add}, {@code networks},
-     * {@code ports}, ... : {@link net.commoninternet.ccci.spi.DeployAllowance#KEYS}); its refusal
+     * {@code ports}, ... : {@link net.commoninternet.ccci.lifecycle.DeployAllowance#KEYS}); its refusal
      * names the entry to add, e.g. {@code traefik:volumes=/var/run/docker.sock}. Default none. A run
      * with an allowance says so as a warning, every time.
      */
@@ -179,14 +183,6 @@ public final class Constants {
 
     /** Default of {@link #PARALLEL_PARALLELISM}. */
     public static final int DEFAULT_PARALLELISM = 2;
-
-    static final String ENV_APPROVED_RECIPES = "CCCI_APPROVED_RECIPES";
-    static final String ENV_STAGES = "STAGES";
-    static final String ENV_DRONE_BUILD_NUMBER = "DRONE_BUILD_NUMBER";
-    static final String ENV_APP_LOCK_DIR = "CCCI_APP_LOCK_DIR";
-    static final String ENV_RUNS_DIR = "CCCI_RUNS_DIR";
-    static final String ENV_ABRA_DIR = "ABRA_DIR";
-    static final String ENV_SKIP_FETCH = "CCCI_SKIP_FETCH";
 
     static final String DEFAULT_PROBE_IMAGE = "ccci.local/busybox:1";
     static final String DEFAULT_DEPLOY_ALLOWANCE_FILE = "/etc/ccci/deploy-allowance";

@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -40,7 +41,7 @@ final class DeployAllowanceFile {
     static List<Line> read(Path file, boolean named, List<String> problems) {
         Optional<String> untrusted;
         try {
-            untrusted = untrusted(file, "file").or(() -> untrustedFolder(file.toAbsolutePath().getParent()));
+            untrusted = untrusted(file, Kind.FILE).or(() -> untrustedFolder(file.toAbsolutePath().getParent()));
         } catch (NoSuchFileException absent) {
             if (named) {
                 problems.add(Constants.DEPLOY_ALLOWANCE_FILE + "=" + file + " does not exist: create it (root's, mode 0644"
@@ -74,16 +75,26 @@ final class DeployAllowanceFile {
 
     private static Optional<String> untrustedFolder(Path folder) {
         try {
-            return folder == null ? Optional.empty() : untrusted(folder, "folder");
+            return folder == null ? Optional.empty() : untrusted(folder, Kind.FOLDER);
         } catch (IOException e) {
             return Optional.of("its folder cannot be checked (" + e.getMessage() + ")");
         }
     }
 
     /** Why {@code path} (a file or a folder, links never followed) is not root's alone, if it is not. */
-    private static Optional<String> untrusted(Path path, String kind) throws IOException {
+    /** What is checked: the file, or the folder that holds it. */
+    private enum Kind {
+        FILE, FOLDER;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private static Optional<String> untrusted(Path path, Kind kind) throws IOException {
         PosixFileAttributes attributes = Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        boolean folder = kind.equals("folder");
+        boolean folder = kind == Kind.FOLDER;
         if (folder ? !attributes.isDirectory() : !attributes.isRegularFile()) {
             return Optional.of(path + (attributes.isSymbolicLink() ? " is a symbolic link" : " is not a regular " + kind));
         }

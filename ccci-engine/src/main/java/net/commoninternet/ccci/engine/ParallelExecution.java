@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.engine;
 
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -37,7 +38,7 @@ final class ParallelExecution {
     /** One sentence naming the fix, if the parallel keys cannot work; empty if they can. */
     static Optional<String> problem(ConfigurationParameters config) {
         Optional<String> enabled = config.get(Constants.PARALLEL_ENABLED).map(String::trim);
-        if (enabled.isPresent() && !Set.of("true", "false").contains(enabled.get().toLowerCase(java.util.Locale.ROOT))) {
+        if (enabled.isPresent() && !Set.of("true", "false").contains(enabled.get().toLowerCase(Locale.ROOT))) {
             return Optional.of(Constants.PARALLEL_ENABLED + "='" + enabled.get() + "' is not a switch: use true or false.");
         }
         Optional<String> parallelism = config.get(Constants.PARALLEL_PARALLELISM).map(String::trim);
@@ -77,7 +78,7 @@ final class ParallelExecution {
                 return own;
             }
             if (key.equals(STRATEGY)) {
-                return Optional.of(DefaultParallelExecutionConfigurationStrategy.FIXED.name().toLowerCase(java.util.Locale.ROOT));
+                return Optional.of(DefaultParallelExecutionConfigurationStrategy.FIXED.name().toLowerCase(Locale.ROOT));
             }
             if (key.equals(FIXED_PARALLELISM)) {
                 return Optional.of(config.get(Constants.PARALLEL_PARALLELISM).map(String::trim)

@@ -1,31 +1,38 @@
 package net.commoninternet.ccci.engine;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.TreeMap;
 import net.commoninternet.ccci.api.RecipeCustomization;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.spi.RunExtension;
-import net.commoninternet.ccci.spi.RunLifecycle;
+import net.commoninternet.ccci.lifecycle.RunLifecycle;
+import net.commoninternet.ccci.spi.Driver;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.junit.platform.commons.JUnitException;
 
-/** What the class path provides through {@link ServiceLoader}: the lifecycle, tiers, extensions. */
+/**
+ * What the class path provides through {@link ServiceLoader}: the lifecycle, the tiers, the
+ * drivers, the extensions (in their {@link ExtensionRegistry}) and the recipes' customizations.
+ */
 final class Plugins {
 
     private final List<RunLifecycle> lifecycles;
     private final Map<Tier, TierPlugin> tiers;
-    private final List<RunExtension> extensions;
+    private final Map<String, Driver> drivers;
+    private final ExtensionRegistry extensions;
     private final Map<String, RecipeCustomization> customizations;
 
-    private Plugins(List<RunLifecycle> lifecycles, Map<Tier, TierPlugin> tiers, List<RunExtension> extensions,
-            Map<String, RecipeCustomization> customizations) {
+    private Plugins(List<RunLifecycle> lifecycles, Map<Tier, TierPlugin> tiers, Map<String, Driver> drivers,
+            ExtensionRegistry extensions, Map<String, RecipeCustomization> customizations) {
         this.lifecycles = lifecycles;
         this.tiers = tiers;
+        this.drivers = drivers;
         this.extensions = extensions;
         this.customizations = customizations;
     }
@@ -41,10 +48,15 @@ final class Plugins {
                         + previous.getClass().getName() + " and " + plugin.getClass().getName() + "; keep one.");
             }
         }
-        List<RunExtension> extensions = new ArrayList<>();
-        ServiceLoader.load(RunExtension.class, loader).forEach(extensions::add);
-        extensions.sort(Comparator.comparingInt(RunExtension::order).thenComparing(e -> e.getClass().getName()));
-        Map<String, RecipeCustomization> customizations = new java.util.HashMap<>();
+        Map<String, Driver> drivers = new TreeMap<>();
+        for (Driver driver : ServiceLoader.load(Driver.class, loader)) {
+            Driver previous = drivers.putIfAbsent(driver.id(), driver);
+            if (previous != null) {
+                throw new JUnitException("two " + driver.id() + " drivers on the class path: " + previous.getClass().getName()
+                        + " and " + driver.getClass().getName() + "; keep one.");
+            }
+        }
+        Map<String, RecipeCustomization> customizations = new HashMap<>();
         for (RecipeCustomization customization : ServiceLoader.load(RecipeCustomization.class, loader)) {
             RecipeCustomization previous = customizations.putIfAbsent(customization.recipe(), customization);
             if (previous != null) {
@@ -52,7 +64,8 @@ final class Plugins {
                         + previous.getClass().getName() + " and " + customization.getClass().getName() + "; keep one.");
             }
         }
-        return new Plugins(List.copyOf(lifecycles), tiers, List.copyOf(extensions), Map.copyOf(customizations));
+        return new Plugins(List.copyOf(lifecycles), tiers, Collections.unmodifiableMap(drivers), ExtensionRegistry.load(loader),
+                Map.copyOf(customizations));
     }
 
     RunLifecycle lifecycle() {
@@ -64,15 +77,25 @@ final class Plugins {
         return lifecycles.get(0);
     }
 
+    /** The lifecycle, if exactly one is on the class path (more or none is said when a run executes). */
+    Optional<RunLifecycle> onlyLifecycle() {
+        return lifecycles.size() == 1 ? Optional.of(lifecycles.get(0)) : Optional.empty();
+    }
+
     Optional<TierPlugin> tier(Tier tier) {
         return Optional.ofNullable(tiers.get(tier));
+    }
+
+    /** The drivers found, by id, sorted. */
+    Map<String, Driver> drivers() {
+        return drivers;
     }
 
     Optional<RecipeCustomization> customization(String recipe) {
         return Optional.ofNullable(customizations.get(recipe));
     }
 
-    List<RunExtension> extensions() {
+    ExtensionRegistry extensions() {
         return extensions;
     }
 }

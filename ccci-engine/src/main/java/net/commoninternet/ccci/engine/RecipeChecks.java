@@ -13,7 +13,7 @@ import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.RecipeCustomization;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
-import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.TierContext;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 
@@ -57,8 +57,8 @@ final class RecipeChecks {
         }
 
         @Override
-        public void verify(RunContext run) throws Exception {
-            CustomizationMethods.invoke(method, type.getDeclaredConstructor().newInstance(), run.live().liveApp());
+        public void verify(TierContext tier) throws Exception {
+            CustomizationMethods.invoke(method, type.getDeclaredConstructor().newInstance(), tier.live().app());
         }
 
         @Override

@@ -3,22 +3,19 @@ package net.commoninternet.ccci.engine;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
-import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.spi.LiveRun;
-import net.commoninternet.ccci.spi.RecipeUnderTest;
-import net.commoninternet.ccci.spi.RunContext;
-import net.commoninternet.ccci.spi.RunLifecycle;
-import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.lifecycle.RunLifecycle;
+import net.commoninternet.ccci.lifecycle.RunSettings;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.hierarchical.ExclusiveResource;
 import org.junit.platform.engine.support.hierarchical.Node;
+import org.junit.platform.engine.support.hierarchical.ThrowableCollector;
 
 /**
  * One recipe CI run. Its whole life (guards, janitor, deploy, teardown) belongs to the
- * {@link net.commoninternet.ccci.spi.RunLifecycle}; the tiers below it run inside that life,
+ * {@link RunLifecycle}; the tiers below it run inside that life,
  * after the deploy and before the teardown.
  *
  * <p>Runs of a plan of several recipes are siblings that JUnit's parallel executor runs at once
@@ -87,43 +84,24 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
         return tiers;
     }
 
+    /**
+     * The run's whole life is its lifecycle's; the engine's part is the run's steps (every
+     * extension called, the tiers run once) and its verdict: what the lifecycle threw first, then
+     * anything a step the engine completes afterwards threw (the Teardown extensions it calls
+     * itself if the lifecycle did not), suppressed in it. Every message is masked before it is
+     * reported.
+     */
     @Override
-    public void around(CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) throws Exception {
-        RunContext run = new RunContext(settings, recipe, tiers(), context.plugins().extensions(),
-                context.attachments().to(this));
-        try {
-            context.plugins().lifecycle().run(run, new EngineTiers(run, context, invocation));
-        } catch (Throwable t) {
-            throw Redaction.rethrow(Redaction.of(t, run::redact));
-        }
-    }
-
-    /** What the engine does for the lifecycle: the pre-install hooks, then the tiers, once. */
-    private static final class EngineTiers implements RunLifecycle.Tiers {
-        private final RunContext run;
-        private final CcciExecutionContext context;
-        private final Invocation<CcciExecutionContext> invocation;
-        private boolean ran;
-
-        EngineTiers(RunContext run, CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) {
-            this.run = run;
-            this.context = context;
-            this.invocation = invocation;
-        }
-
-        @Override
-        public void beforeInstall(HookContext hookContext) throws Exception {
-            PreOperationHooks.run(run.customization(), hookContext);
-        }
-
-        @Override
-        public void run(LiveRun live) throws Exception {
-            if (ran) {
-                throw new IllegalStateException("the lifecycle ran the tiers of " + run.recipe() + " twice: a run has one"
-                        + " deploy and runs its tiers once.");
-            }
-            ran = true;
-            invocation.invoke(context.withRun(run.withLive(live)));
+    public void around(CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) {
+        RecipeRunContext run = new RecipeRunContext(settings, recipe, tiers(), context.attachments().to(this));
+        RunLifecycle lifecycle = context.plugins().lifecycle();
+        EngineRunSteps steps = new EngineRunSteps(run, context.plugins().extensions(), lifecycle.getClass().getName(),
+                live -> invocation.invoke(context.withLive(run, live)));
+        ThrowableCollector outcome = EngineRunSteps.collector();
+        outcome.execute(() -> lifecycle.run(run, steps));
+        steps.finish(outcome);
+        if (outcome.isNotEmpty()) {
+            throw Redaction.rethrow(Redaction.of(outcome.getThrowable(), run::redact));
         }
     }
 }

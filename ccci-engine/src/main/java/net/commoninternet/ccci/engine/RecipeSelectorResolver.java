@@ -2,20 +2,26 @@ package net.commoninternet.ccci.engine;
 
 import static org.junit.platform.engine.support.discovery.SelectorResolver.Resolution.unresolved;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.RecipeCi;
 import net.commoninternet.ccci.api.RecipeCustomization;
 import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.lifecycle.DependencyKeys;
+import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.spi.Check;
-import net.commoninternet.ccci.spi.DependencyKeys;
-import net.commoninternet.ccci.spi.RecipeUnderTest;
-import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.platform.engine.DiscoveryIssue.Severity;
@@ -65,7 +71,7 @@ final class RecipeSelectorResolver implements SelectorResolver {
         if (names.isEmpty()) {
             return unresolved();
         }
-        Set<Match> matches = new java.util.LinkedHashSet<>();
+        Set<Match> matches = new LinkedHashSet<>();
         for (String recipe : names.get()) {
             Resolution run = resolveRun(recipe, ClassSource.from(anchor), Optional.empty(), Optional.empty(), context);
             matches.addAll(run.getMatches());
@@ -83,8 +89,8 @@ final class RecipeSelectorResolver implements SelectorResolver {
                     + " alone, or list the recipes you want (a,b,c).");
             return Optional.empty();
         }
-        java.nio.file.Path dir = reader.recipesDirectory();
-        if (!java.nio.file.Files.isDirectory(dir)) {
+        Path dir = reader.recipesDirectory();
+        if (!Files.isDirectory(dir)) {
             reader.read(Constants.ALL_RECIPES);
             reader.problems().forEach(p -> issues.reportIssue(DiscoveryIssue.create(Severity.ERROR, p)));
             return Optional.empty();
@@ -141,11 +147,11 @@ final class RecipeSelectorResolver implements SelectorResolver {
         }
         Optional<RecipeCustomization> customization = plugins.customization(recipe);
         CiKeys keys = CiKeys.defaults();
-        java.util.Map<String, CiKeys> dependencyKeys = new java.util.HashMap<>();
+        Map<String, CiKeys> dependencyKeys = new HashMap<>();
         if (customization.isPresent()) {
             CiKeysParser.Result parsed = CiKeysParser.parse(recipe, customization.get().keys(),
                     key -> Suggestions.didYouMean(key, CiKeys.KNOWN));
-            List<String> problems = new java.util.ArrayList<>(parsed.problems());
+            List<String> problems = new ArrayList<>(parsed.problems());
             problems.addAll(RecipeChecks.problems(customization.get()));
             problems.addAll(PreOperationHooks.problems(customization.get()));
             if (!problems.isEmpty()) {
@@ -215,9 +221,10 @@ final class RecipeSelectorResolver implements SelectorResolver {
         return Resolution.match(Match.exact(run.get()));
     }
 
-    /** The tier's generic checks (its plugin's, for this run's settings), then the recipe's own for that tier. */
+    /** The tier's generic checks (its plugin's, for this run's driver), then the recipe's own for that tier. */
     private List<Check> checks(Tier tier, RunSettings settings, Optional<RecipeCustomization> customization) {
-        List<Check> checks = new java.util.ArrayList<>(plugins.tier(tier).map(p -> p.checks(settings)).orElse(List.of()));
+        List<Check> checks = new ArrayList<>(plugins.tier(tier).map(p -> p.checks(plugins.drivers().get(settings.driver())))
+                .orElse(List.of()));
         customization.ifPresent(c -> checks.addAll(RecipeChecks.of(c, tier)));
         return checks;
     }
@@ -225,7 +232,7 @@ final class RecipeSelectorResolver implements SelectorResolver {
     /** The child with that id, created once: two selectors of one run share its nodes. */
     @SuppressWarnings("unchecked")
     private static <T extends TestDescriptor> T child(TestDescriptor parent, UniqueId id,
-            java.util.function.Function<UniqueId, T> creator) {
+            Function<UniqueId, T> creator) {
         Optional<? extends TestDescriptor> existing = parent.getChildren().stream()
                 .filter(c -> c.getUniqueId().equals(id)).findFirst();
         if (existing.isPresent()) {

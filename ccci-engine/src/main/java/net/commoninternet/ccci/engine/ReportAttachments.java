@@ -3,7 +3,7 @@ package net.commoninternet.ccci.engine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.lifecycle.RunPlan;
 import org.junit.platform.engine.EngineExecutionListener;
 import org.junit.platform.engine.OutputDirectoryCreator;
 import org.junit.platform.engine.TestDescriptor;
@@ -26,7 +26,7 @@ final class ReportAttachments {
         this.outputs = outputs;
     }
 
-    RunContext.Attachments to(TestDescriptor node) {
+    RunPlan.Attachments to(TestDescriptor node) {
         return (file, mediaType) -> {
             Path copy = outputs.createOutputDirectory(node).resolve(file.getFileName().toString());
             Files.copy(file, copy, StandardCopyOption.REPLACE_EXISTING);

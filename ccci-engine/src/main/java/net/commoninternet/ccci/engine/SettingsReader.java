@@ -8,17 +8,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.spi.DeployAllowance;
-import net.commoninternet.ccci.spi.DriverKind;
-import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.lifecycle.DeployAllowance;
+import net.commoninternet.ccci.lifecycle.HostVariables;
+import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.spi.Driver;
 import org.junit.platform.engine.ConfigurationParameters;
 
 /**
@@ -36,16 +40,20 @@ final class SettingsReader {
     private final ConfigurationParameters config;
     private final Map<String, String> env;
     private final long pid;
+    private final Set<String> drivers;
     private final List<String> problems = new ArrayList<>();
 
-    SettingsReader(ConfigurationParameters config, Map<String, String> env, long pid) {
+    /** @param drivers the ids of the drivers on the class path, what {@code ccci.driver} may name */
+    SettingsReader(ConfigurationParameters config, Map<String, String> env, long pid, Set<String> drivers) {
         this.config = config;
         this.env = env;
         this.pid = pid;
+        this.drivers = new TreeSet<>(drivers);
     }
 
-    static SettingsReader fromProcess(ConfigurationParameters config) {
-        return new SettingsReader(config, System.getenv(), ProcessHandle.current().pid());
+    /** The one place ccci reads its process's environment: once, at discovery. */
+    static SettingsReader fromProcess(ConfigurationParameters config, Set<String> drivers) {
+        return new SettingsReader(config, System.getenv(), ProcessHandle.current().pid(), drivers);
     }
 
     /**
@@ -102,7 +110,7 @@ final class SettingsReader {
                     + " spaces or control characters), for example -D" + REF + "=main.");
         }
         String runId = config.get(RUN_ID)
-                .or(() -> Optional.ofNullable(env.get(ENV_DRONE_BUILD_NUMBER)))
+                .or(() -> Optional.ofNullable(env.get(HostVariables.DRONE_BUILD_NUMBER)))
                 .map(String::trim).filter(s -> !s.isEmpty())
                 .orElse("manual-" + pid);
         if (!RUN_ID_PATTERN.matcher(runId).matches()) {
@@ -110,12 +118,12 @@ final class SettingsReader {
                     + " and '-' only, for example -Dccci.run-id=1234.");
         }
         Set<Tier> stages = stages();
-        String driverName = config.get(DRIVER).map(String::trim).orElse(DriverKind.SWARM.id());
-        Optional<DriverKind> driver = DriverKind.fromId(driverName);
-        if (driver.isEmpty()) {
-            List<String> valid = Arrays.stream(DriverKind.values()).map(DriverKind::id).toList();
-            problems.add("unknown driver '" + driverName + "' in " + DRIVER + ": use swarm (the embedded default) or abra."
-                    + Suggestions.didYouMean(driverName, valid));
+        String driver = config.get(DRIVER).map(d -> d.trim().toLowerCase(Locale.ROOT)).orElse(Driver.DEFAULT);
+        if (!drivers.contains(driver)) {
+            problems.add("unknown driver '" + driver + "' in " + DRIVER + ": " + (drivers.isEmpty()
+                    ? "no driver is on the class path; add net.commoninternet.ccci:ccci-extensions as a test dependency."
+                    : "use " + String.join(" or ", drivers) + " (" + Driver.DEFAULT + " is the embedded default)."
+                            + Suggestions.didYouMean(driver, List.copyOf(drivers))));
         }
         long deadline = parse(DEADLINE, Long.toString(DEFAULT_DEADLINE_SECONDS), Long::parseLong,
                 "a number of seconds such as -Dccci.deadline=3600");
@@ -126,9 +134,9 @@ final class SettingsReader {
         }
         RunSettings.Lease lease = lease();
         Path recipes = recipesDir();
-        Path lockDir = folder(APP_LOCK_DIR, ENV_APP_LOCK_DIR, "/run/lock");
-        Path runsDir = folder(RUNS_DIR, ENV_RUNS_DIR, "/var/lib/cc-ci-runs");
-        Path abraDir = path(ABRA_DIR, ENV_ABRA_DIR, System.getProperty("user.home") + "/.abra");
+        Path lockDir = folder(APP_LOCK_DIR, HostVariables.APP_LOCK_DIR, "/run/lock");
+        Path runsDir = folder(RUNS_DIR, HostVariables.RUNS_DIR, "/var/lib/cc-ci-runs");
+        Path abraDir = path(ABRA_DIR, HostVariables.ABRA_DIR, System.getProperty("user.home") + "/.abra");
         Optional<Path> logFile = config.get(LOG_FILE).map(String::trim).filter(s -> !s.isEmpty())
                 .map(f -> Path.of(f).toAbsolutePath().normalize());
         boolean skipFetch = skipFetch();
@@ -145,7 +153,7 @@ final class SettingsReader {
         if (!problems.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver.orElseThrow(),
+        return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver,
                 new RunSettings.HostPaths(recipes, lockDir, runsDir, abraDir, logFile),
                 new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, new RunSettings.HostTrust(approved, allowance,
                         Duration.ofSeconds(hookTimeout), unconfined),
@@ -185,7 +193,7 @@ final class SettingsReader {
         Path file = Path.of(named.orElse(DEFAULT_DEPLOY_ALLOWANCE_FILE));
         List<DeployAllowanceFile.Line> fromFile = DeployAllowanceFile.read(file, named.isPresent(), problems);
         lines.addAll(fromFile);
-        Set<DeployAllowance.Entry> entries = new java.util.LinkedHashSet<>();
+        Set<DeployAllowance.Entry> entries = new LinkedHashSet<>();
         for (DeployAllowanceFile.Line line : lines) {
             String entry = line.entry();
             if (entry.isEmpty()) {
@@ -199,7 +207,7 @@ final class SettingsReader {
             if (!RECIPE_NAME.matcher(recipe).matches() || !DeployAllowance.isKey(key)
                     || value.filter(String::isEmpty).isPresent()) {
                 problems.add("'" + printable(entry) + "' in " + line.where() + " is not <recipe>:<key>[=<value>] with"
-                        + " a compose key (such as " + String.join(", ", new java.util.TreeSet<>(DeployAllowance.KEYS))
+                        + " a compose key (such as " + String.join(", ", new TreeSet<>(DeployAllowance.KEYS))
                         + ", or the key path a refusal names): copy the entry the deploy policy's refusal names, for example -D" + DEPLOY_ALLOWANCE
                         + "=traefik:volumes=/var/run/docker.sock.");
             } else {
@@ -243,8 +251,8 @@ final class SettingsReader {
 
     /** {@code ccci.approved-recipes} or {@code CCCI_APPROVED_RECIPES}: comma-separated recipe names. */
     private Set<String> approvedRecipes() {
-        String raw = config.get(APPROVED_RECIPES).or(() -> Optional.ofNullable(env.get(ENV_APPROVED_RECIPES))).orElse("");
-        Set<String> approved = new java.util.TreeSet<>();
+        String raw = config.get(APPROVED_RECIPES).or(() -> Optional.ofNullable(env.get(HostVariables.APPROVED_RECIPES))).orElse("");
+        Set<String> approved = new TreeSet<>();
         for (String name : raw.split(",")) {
             if (name.isBlank()) {
                 continue;
@@ -260,7 +268,7 @@ final class SettingsReader {
     }
 
     private Set<Tier> stages() {
-        Optional<String> raw = config.get(STAGES).or(() -> Optional.ofNullable(env.get(ENV_STAGES)))
+        Optional<String> raw = config.get(STAGES).or(() -> Optional.ofNullable(env.get(HostVariables.STAGES)))
                 .map(String::trim).filter(s -> !s.isEmpty());
         if (raw.isEmpty()) {
             return EnumSet.allOf(Tier.class);
@@ -286,10 +294,10 @@ final class SettingsReader {
     }
 
     private boolean skipFetch() {
-        String raw = config.get(SKIP_FETCH).or(() -> Optional.ofNullable(env.get(ENV_SKIP_FETCH)))
+        String raw = config.get(SKIP_FETCH).or(() -> Optional.ofNullable(env.get(HostVariables.SKIP_FETCH)))
                 .map(String::trim).orElse("");
         if (!Set.of("", "0", "1", "true", "false").contains(raw)) {
-            problems.add(SKIP_FETCH + "/" + ENV_SKIP_FETCH + "='" + raw + "' is not a switch: use 1 (copy the staged"
+            problems.add(SKIP_FETCH + "/" + HostVariables.SKIP_FETCH + "='" + raw + "' is not a switch: use 1 (copy the staged"
                     + " clone) or leave it unset.");
         }
         return raw.equals("1") || raw.equals("true");

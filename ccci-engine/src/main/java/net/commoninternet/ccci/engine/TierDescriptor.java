@@ -2,7 +2,6 @@ package net.commoninternet.ccci.engine;
 
 import java.util.Optional;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.SkipKind;
 import net.commoninternet.ccci.spi.Skipped;
@@ -13,6 +12,7 @@ import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;
+import org.junit.platform.engine.support.hierarchical.ThrowableCollector;
 
 /** One tier of a run: its operation runs once in {@link #execute}, then its checks. */
 final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciExecutionContext> {
@@ -58,9 +58,11 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
         return ExecutionMode.SAME_THREAD;
     }
 
+    /** The tier's own view of the run: the live app, and attachments that land on this node. */
     @Override
     public CcciExecutionContext prepare(CcciExecutionContext context) {
-        return context.withTier(context.run().withAttachments(context.attachments().to(this)), new TierRecord());
+        return context.withTier(new TierRunContext(context.run(), tier, context.live(), context.attachments().to(this)),
+                new TierRecord());
     }
 
     /** The tier is a phase of its run's timeline: hooks, operation, checks and AfterTier extensions. */
@@ -92,9 +94,9 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
     public CcciExecutionContext execute(CcciExecutionContext context, DynamicTestExecutor executor) throws Exception {
         try {
             if (tier != Tier.INSTALL) { // INSTALL's hooks run before the run's single deploy, when the lifecycle says
-                PreOperationHooks.run(context.run().customization(), context.run().live().hookContext(tier));
+                PreOperationHooks.run(context.run().customization(), context.live().hookContext(tier));
             }
-            plugin.orElseThrow().operate(context.run());
+            plugin.orElseThrow().operate(context.tierView());
         } catch (Throwable t) {
             Throwable reported = Redaction.of(t, context.run()::redact);
             context.tier().failed(reported);
@@ -117,17 +119,18 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
                 skip.getReason().orElse(null)));
     }
 
+    /**
+     * Every AfterTier extension, each given the tier's first failure; what they throw fails the tier
+     * after its own failure (JUnit keeps a node's first failure and suppresses the later ones).
+     */
     @Override
-    public void after(CcciExecutionContext context) throws Exception {
+    public void after(CcciExecutionContext context) {
         try {
-            for (RunExtension extension : context.run().extensions()) {
-                if (extension instanceof RunExtension.AfterTier) {
-                    ((RunExtension.AfterTier) extension).afterTier(context.run(), tier, context.tier().failure());
-                }
+            ThrowableCollector after = context.plugins().extensions().afterTier(context.tierView(), context.tier().failure());
+            if (after.isNotEmpty()) {
+                context.tier().failed(after.getThrowable());
+                throw Redaction.rethrow(Redaction.of(after.getThrowable(), context.run()::redact));
             }
-        } catch (Throwable t) {
-            context.tier().failed(t);
-            throw Redaction.rethrow(Redaction.of(t, context.run()::redact));
         } finally {
             context.tier().endTiming();
         }

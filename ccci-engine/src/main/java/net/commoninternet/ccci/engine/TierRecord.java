@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.engine;
 
 import net.commoninternet.ccci.spi.RunTimeline;
+import org.opentest4j.TestAbortedException;
 
 /** One tier as it runs: the first failure seen (its operation or any check), for AfterTier callbacks, and its timing. */
 final class TierRecord {
@@ -32,7 +33,7 @@ final class TierRecord {
             span = null;
         }
         if (ending != null) {
-            ending.end(failed == null || failed instanceof org.opentest4j.TestAbortedException ? RunTimeline.Outcome.DONE
+            ending.end(failed == null || failed instanceof TestAbortedException ? RunTimeline.Outcome.DONE
                     : RunTimeline.Outcome.FAILED);
         }
     }

@@ -13,14 +13,14 @@ public interface Check {
     /** Stable name: the last segment of the check's unique id. */
     String name();
 
-    void verify(RunContext run) throws Exception;
+    void verify(TierContext tier) throws Exception;
 
     /** Where an IDE should navigate for this check, if anywhere. */
     default Optional<TestSource> source() {
         return Optional.empty();
     }
 
-    static Check of(String name, ThrowingConsumer body) {
+    static Check of(String name, Body body) {
         return new Check() {
             @Override
             public String name() {
@@ -28,14 +28,15 @@ public interface Check {
             }
 
             @Override
-            public void verify(RunContext run) throws Exception {
-                body.accept(run);
+            public void verify(TierContext tier) throws Exception {
+                body.verify(tier);
             }
         };
     }
 
+    /** What a check made with {@link #of} does. */
     @FunctionalInterface
-    interface ThrowingConsumer {
-        void accept(RunContext run) throws Exception;
+    interface Body {
+        void verify(TierContext tier) throws Exception;
     }
 }

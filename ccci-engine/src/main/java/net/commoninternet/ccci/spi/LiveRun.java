@@ -1,23 +1,59 @@
 package net.commoninternet.ccci.spi;
 
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
 import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.Tier;
 import org.apiguardian.api.API;
 
 /**
- * A run whose app is deployed and converged: what the lifecycle hands the engine to run the tiers
- * with ({@link RunLifecycle.Tiers#run}), so no tier can run before there is an app. The engine
- * gives the recipe's assertions and functional tests its {@link #liveApp()} and its hooks a
- * {@link #hookContext(Tier)}; a lifecycle's own tiers reach the rest of what it made through
- * {@link RunContext#live()}.
+ * A run whose app is deployed, as the lifecycle made it and the engine hands it to each tier
+ * ({@link TierContext#live()}): no tier runs before there is one. Everything a tier does to the app
+ * goes through it, so a tier written against this interface alone can do what ccci's own tiers do:
+ * reach the app as the proxy does and exec in it ({@link #app()}), probe it ({@link #probes()}),
+ * back it up and restore it ({@link #backups()}), redeploy it at another version
+ * ({@link #versions()}), lint it ({@link #lint()}) and read its services' logs
+ * ({@link #serviceLogs()}).
  */
 @API(status = API.Status.EXPERIMENTAL)
 public interface LiveRun {
 
-    /** The deployed app as the recipe's assertions and functional tests see it. */
-    LiveApp liveApp();
+    /** The deployed app as the recipe's assertions and functional tests see it: HTTP as routed, exec in a service. */
+    LiveApp app();
 
     /** What a pre-operation hook of {@code op} is given. */
     HookContext hookContext(Tier op);
+
+    /** How the app's services converged at the wait that followed its one deploy. */
+    Convergence convergence();
+
+    /** A fresh look at every service of the app now: a task that crashed since the deploy shows here. */
+    Convergence inspect();
+
+    /**
+     * The deploy-once rule, read from this run's own deploy count: empty when the run deployed its
+     * app exactly once (plus once per cold dependency), else the sentence that says how often.
+     */
+    Optional<String> deployOnceViolation() throws IOException;
+
+    /** The recipe's probes of the live app (HTTP on a path, {@code READY_PROBE}, {@code BACKUP_VERIFY}). */
+    Probes probes();
+
+    /** Backup and restore of the app's backed-up data, by the run's driver. */
+    Backups backups();
+
+    /** The releases the run deploys, what is deployed now, and the in-place redeploy at another version. */
+    Versions versions();
+
+    /**
+     * The recipe's lint by the run's driver, on the head under test whatever an upgrade did to
+     * the tree: a finding per rule (empty: satisfied); a rule the lint did not report is absent. A
+     * lint that could not run throws a {@link Skipped}.
+     */
+    Map<String, Optional<String>> lint() throws Exception;
+
+    /** The logs of the app's services and of its cold dependencies', secrets masked. */
+    ServiceLogs serviceLogs();
 }

@@ -5,9 +5,10 @@ import net.commoninternet.ccci.api.Tier;
 import org.apiguardian.api.API;
 
 /**
- * The implementation of one tier, found through {@link java.util.ServiceLoader}: its
- * operation, performed exactly once, and the checks that judge the state it left.
- * A tier with no plugin on the class path is reported as skipped, never as passed.
+ * The implementation of one tier, found through {@link java.util.ServiceLoader}: its operation,
+ * performed exactly once, and the checks that judge the state it left. A tier with no plugin on
+ * the class path is reported as skipped, never as passed. It sees the run and its live app only
+ * through the {@link TierContext} it is handed.
  */
 @API(status = API.Status.EXPERIMENTAL)
 public interface TierPlugin {
@@ -18,14 +19,14 @@ public interface TierPlugin {
     List<Check> checks();
 
     /**
-     * The generic checks of this tier for a run with these settings, in order. Known at
-     * discovery time, like {@link #checks()}; a tier whose checks depend on how the run is
-     * driven overrides it (LINT: the embedded rules, or abra's under {@code ccci.driver=abra}).
+     * The generic checks of this tier for a run of {@code driver}, in order. Known at discovery
+     * time, like {@link #checks()}; a tier whose checks depend on how the run is driven overrides
+     * it (LINT: its driver's lint rules).
      */
-    default List<Check> checks(RunSettings settings) {
+    default List<Check> checks(Driver driver) {
         return checks();
     }
 
     /** The tier's operation; runs once, before the checks. */
-    void operate(RunContext run) throws Exception;
+    void operate(TierContext tier) throws Exception;
 }

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import net.commoninternet.ccci.spi.DeployAllowance;
-import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.lifecycle.DeployAllowance;
+import net.commoninternet.ccci.lifecycle.RunSettings;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +27,9 @@ import org.junit.platform.testkit.engine.EngineDiscoveryResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 
 class EngineDiscoveryTest {
+
+    /** The drivers discovery would find on this class path ({@link TestDrivers}). */
+    private static final Set<String> DRIVERS = Set.of("swarm", "abra");
 
     @TempDir
     Path recipes;
@@ -322,7 +325,7 @@ class EngineDiscoveryTest {
         Map<String, String> config = Map.of(Constants.RECIPES, recipes.toString());
         Map<String, String> env = Map.of("CCCI_APPROVED_RECIPES", "demo,custom-html");
 
-        SettingsReader fromEnv = new SettingsReader(new MapParameters(config), env, 1);
+        SettingsReader fromEnv = new SettingsReader(new MapParameters(config), env, 1, DRIVERS);
         assertThat(fromEnv.read("demo")).get().satisfies(s -> {
             assertThat(s.options().approvedRecipes()).containsExactlyInAnyOrder("demo", "custom-html");
             assertThat(s.recipeCodeApproved()).isTrue();
@@ -330,10 +333,10 @@ class EngineDiscoveryTest {
 
         Map<String, String> keyToo = new java.util.HashMap<>(config);
         keyToo.put(Constants.APPROVED_RECIPES, "custom-html");
-        assertThat(new SettingsReader(new MapParameters(keyToo), env, 1).read("demo"))
+        assertThat(new SettingsReader(new MapParameters(keyToo), env, 1, DRIVERS).read("demo"))
                 .get().extracting(s -> s.options().approvedRecipes()).isEqualTo(Set.of("custom-html"));
 
-        SettingsReader bad = new SettingsReader(new MapParameters(config), Map.of("CCCI_APPROVED_RECIPES", "Demo"), 1);
+        SettingsReader bad = new SettingsReader(new MapParameters(config), Map.of("CCCI_APPROVED_RECIPES", "Demo"), 1, DRIVERS);
         assertThat(bad.read("demo")).isEmpty();
         assertThat(bad.problems()).singleElement().satisfies(p -> assertThat(p).startsWith("'Demo' in ccci.approved-recipes"));
     }
@@ -367,7 +370,7 @@ class EngineDiscoveryTest {
                 .isEqualTo(DeployAllowance.NONE);
         // never from the environment: a pipeline file in a repository can set that
         SettingsReader fromEnv = new SettingsReader(new MapParameters(Map.of(Constants.RECIPES, recipes.toString())),
-                Map.of("CCCI_DEPLOY_ALLOWANCE", "demo:volumes", "ccci.deploy-allowance", "demo:volumes"), 1);
+                Map.of("CCCI_DEPLOY_ALLOWANCE", "demo:volumes", "ccci.deploy-allowance", "demo:volumes"), 1, DRIVERS);
         assertThat(fromEnv.read("demo")).get().extracting(s -> s.options().trust().deployAllowance())
                 .isEqualTo(DeployAllowance.NONE);
 

@@ -1,7 +1,10 @@
 package net.commoninternet.ccci.engine;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
@@ -10,25 +13,27 @@ import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.spi.LiveRun;
-import net.commoninternet.ccci.spi.RunContext;
-import net.commoninternet.ccci.spi.RunLifecycle;
-import net.commoninternet.ccci.spi.RunPlan;
+import net.commoninternet.ccci.lifecycle.LifecycleContext;
+import net.commoninternet.ccci.lifecycle.RunLifecycle;
+import net.commoninternet.ccci.lifecycle.RunPlan;
+import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.lifecycle.RunSteps;
 import net.commoninternet.ccci.spi.RunRecord;
-import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.spi.RunTimeline;
 
 /**
  * Test double of the run lifecycle: deploys nothing, records what the engine asked of it,
- * and runs the tiers between a "setup" and a "teardown" entry. Like the real lifecycle it
- * offers hook contexts and runs the pre-install hooks itself, before the (absent) deploy and
- * before there is a live app. The real lifecycle lives in ccci-extensions and is tested
- * against the real swarm there.
+ * and runs the tiers between a "setup" and a "teardown" entry. Like the real lifecycle it calls
+ * the run's steps in order (BeforeRun, the pre-install hooks and BeforeDeploy before the (absent)
+ * deploy and before there is a live app, the tiers, Teardown in its {@code finally}). Recipes
+ * named for a misstep make it misbehave the way another lifecycle might ({@link Misstep}). The real
+ * lifecycle lives in ccci-extensions and is tested against the real swarm there.
  */
 public final class RecordingLifecycle implements RunLifecycle {
 
     static final List<String> EVENTS = new CopyOnWriteArrayList<>();
     static volatile List<RunRecord.Row> lastRecord = List.of();
-    static volatile List<net.commoninternet.ccci.spi.RunTimeline.Phase> lastTimeline = List.of();
+    static volatile List<RunTimeline.Phase> lastTimeline = List.of();
     /** A file to attach once the tiers are done, as the real lifecycle attaches results.json; null for none. */
     static volatile Path attachAtEnd;
     /** The plan's begin and end, and the run ids it held. */
@@ -49,8 +54,29 @@ public final class RecordingLifecycle implements RunLifecycle {
         PLAN.add("end " + plan.runId());
     }
 
+    /** What a recipe of that name makes this lifecycle do wrong: {@code <misstep>} or {@code <misstep>-<anything>}. */
+    enum Misstep {
+        /** Its deploy throws, after the BeforeDeploy extensions. */
+        DEPLOY_FAILS,
+        /** It never calls the Teardown step. */
+        FORGETS_TEARDOWN,
+        /** It runs the tiers without the BeforeDeploy step. */
+        SKIPS_BEFORE_DEPLOY,
+        /** It returns without running the tiers. */
+        RUNS_NO_TIERS;
+
+        static Optional<Misstep> of(String recipe) {
+            return Arrays.stream(values())
+                    .filter(m -> recipe.equals(m.recipe()) || recipe.startsWith(m.recipe() + "-")).findFirst();
+        }
+
+        String recipe() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
     @Override
-    public void run(RunContext run, Tiers tiers) throws Exception {
+    public void run(LifecycleContext run, RunSteps steps) throws Exception {
         EVENTS.add("setup " + run.recipe() + " " + run.tiers());
         THREADS.add(run.recipe() + " run on " + Thread.currentThread().getName());
         if (run.recipe().startsWith("meet-")) {
@@ -62,20 +88,18 @@ public final class RecordingLifecycle implements RunLifecycle {
         }
         String domain = run.recipe() + ".test";
         CiKeys keys = run.keys();
+        Optional<Misstep> misstep = Misstep.of(run.recipe());
         try {
-            tiers.beforeInstall(new RecordingHookContext(domain, keys, Tier.INSTALL, Optional.empty()));
-            LiveApp app = new RecordingLiveApp(domain, keys);
-            tiers.run(new LiveRun() {
-                @Override
-                public LiveApp liveApp() {
-                    return app;
-                }
-
-                @Override
-                public HookContext hookContext(Tier op) {
-                    return new RecordingHookContext(domain, keys, op, Optional.of(app));
-                }
-            });
+            steps.beforeRun();
+            if (misstep.filter(m -> m == Misstep.SKIPS_BEFORE_DEPLOY).isEmpty()) {
+                steps.beforeDeploy(new RecordingHookContext(domain, keys, Tier.INSTALL, Optional.empty()));
+            }
+            if (misstep.filter(m -> m == Misstep.DEPLOY_FAILS).isPresent()) {
+                throw new IllegalStateException("the deploy of " + run.recipe() + " broke");
+            }
+            if (misstep.filter(m -> m == Misstep.RUNS_NO_TIERS).isEmpty()) {
+                steps.tiers(new RecordingLiveRun(new RecordingLiveApp(domain, keys)));
+            }
         } finally {
             lastRecord = run.record().rows();
             lastTimeline = run.timeline().phases();
@@ -83,6 +107,9 @@ public final class RecordingLifecycle implements RunLifecycle {
                 run.attach(attachAtEnd, "application/json");
             }
             EVENTS.add("teardown " + run.recipe());
+            if (misstep.filter(m -> m == Misstep.FORGETS_TEARDOWN).isEmpty()) {
+                steps.teardown();
+            }
         }
     }
 
@@ -107,8 +134,8 @@ public final class RecordingLifecycle implements RunLifecycle {
         }
 
         @Override
-        public java.util.Map<String, String> depDomains() {
-            return java.util.Map.of();
+        public Map<String, String> depDomains() {
+            return Map.of();
         }
 
         @Override

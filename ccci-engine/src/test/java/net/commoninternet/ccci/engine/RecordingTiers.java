@@ -6,10 +6,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
-import net.commoninternet.ccci.spi.DriverKind;
-import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.Driver;
 import net.commoninternet.ccci.spi.RunExtension;
-import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.spi.TierContext;
 import net.commoninternet.ccci.spi.TierPlugin;
 
 /** Test doubles of tier plugins and an extension, recording into {@link RecordingLifecycle#EVENTS}. */
@@ -36,7 +35,7 @@ final class RecordingTiers {
         }
 
         @Override
-        public void operate(RunContext run) {
+        public void operate(TierContext run) {
             RecordingLifecycle.EVENTS.add("operate install");
             RecordingLifecycle.THREADS.add(run.recipe() + " install on " + Thread.currentThread().getName());
         }
@@ -55,7 +54,7 @@ final class RecordingTiers {
         }
 
         @Override
-        public void operate(RunContext run) {
+        public void operate(TierContext run) {
             RecordingLifecycle.EVENTS.add("operate backup");
         }
     }
@@ -73,14 +72,14 @@ final class RecordingTiers {
         }
 
         @Override
-        public List<Check> checks(RunSettings settings) {
-            return settings.driver() == DriverKind.ABRA
+        public List<Check> checks(Driver driver) {
+            return driver.id().equals("abra")
                     ? List.of(Check.of("abra-clean", run -> RecordingLifecycle.EVENTS.add("check abra-clean")))
                     : checks();
         }
 
         @Override
-        public void operate(RunContext run) {
+        public void operate(TierContext run) {
             RecordingLifecycle.EVENTS.add("operate lint");
             throw new IllegalStateException("lint operation broke");
         }
@@ -99,7 +98,7 @@ final class RecordingTiers {
         }
 
         @Override
-        public void operate(RunContext run) {
+        public void operate(TierContext run) {
             RecordingLifecycle.EVENTS.add("operate custom");
         }
     }
@@ -107,8 +106,8 @@ final class RecordingTiers {
     /** Records every AfterTier callback with the failure it was given. */
     public static final class AfterTierRecorder implements RunExtension.AfterTier {
         @Override
-        public void afterTier(RunContext run, Tier tier, Throwable failure) {
-            RecordingLifecycle.EVENTS.add("after " + tier.id() + (failure == null ? " ok" : " failed: " + failure.getMessage()));
+        public void afterTier(TierContext tier, Throwable failure) {
+            RecordingLifecycle.EVENTS.add("after " + tier.tier().id() + (failure == null ? " ok" : " failed: " + failure.getMessage()));
         }
     }
 
@@ -117,10 +116,10 @@ final class RecordingTiers {
         static final Map<Tier, Path> FILES = new ConcurrentHashMap<>();
 
         @Override
-        public void afterTier(RunContext run, Tier tier, Throwable failure) throws Exception {
-            Path file = FILES.get(tier);
+        public void afterTier(TierContext tier, Throwable failure) throws Exception {
+            Path file = FILES.get(tier.tier());
             if (file != null) {
-                run.attach(file, "text/plain");
+                tier.attach(file, "text/plain");
             }
         }
     }

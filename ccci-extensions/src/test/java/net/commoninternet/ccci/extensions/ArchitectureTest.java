@@ -1,41 +1,70 @@
 package net.commoninternet.ccci.extensions;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.domain.JavaPackage;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.core.importer.Locations;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.Architectures;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import net.commoninternet.ccci.engine.CcciTestEngine;
+import net.commoninternet.ccci.engine.Constants;
+import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
+import net.commoninternet.ccci.extensions.run.RecipeCiRun;
 import org.apiguardian.api.API;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The layering of ccci's main code, as a test: which package may use which, arrows only downward
- * (docs/architecture.md draws the same graph). A new wrong import fails here with the class and
- * the dependency that broke the rule.
+ * (docs/architecture.md draws the same graph). Every class of both modules' main code is in exactly
+ * one layer, and each layer is one package: a class in a package no layer names (a new package)
+ * fails here, as does a layer that matches nothing, and so does a new wrong import, with the class
+ * and the dependency that broke the rule. The rules check what they were given: the number of
+ * classes imported is the number of class files the two modules built, and each rule is run once
+ * against the real main code with a deliberately wrong class added (the fixtures beside this test).
  *
  * <pre>
  *   run                          the lifecycle, phase by phase
- *   tiers   results              the tiers; results.json, RUN SUMMARY, service logs
- *   deployment                   the typed live run the tiers get
+ *   tiers                        the tiers: api and spi only
+ *   results                      results.json, report, RUN SUMMARY, service logs
+ *   deployment                   the typed live run (the SPI's LiveRun)
  *   driver.swarm   driver.abra   the two drivers, found through ServiceLoader, never each other
  *   driver                       AppDriver and what every driver shares
- *   lock                         app-domain lock, lockfile, janitor
+ *   lock                         app-domain lock and lease, janitor
  *   swarm                        engine, events, convergence, teardown, probes, exec
  *   workspace                    run folder, ABRA_DIR, state files, fetch, set-up, naming, env
  *   lifetime   secrets           guards, parent death, children; console filter, masking
- *   api   spi   engine           the contracts and the engine, which knows no extension
+ *   engine                       the JUnit engine, which knows no extension
+ *   lifecycle                    the engine's internal contract with ccci's lifecycle
+ *   spi   api                    the contracts
  * </pre>
  */
 class ArchitectureTest {
@@ -43,61 +72,154 @@ class ArchitectureTest {
     private static final String ROOT = "net.commoninternet.ccci";
     private static final String EXT = ROOT + ".extensions";
 
-    private static JavaClasses main;
-
-    @BeforeAll
-    static void importMainClasses() {
-        main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages(ROOT);
+    /** A layer and the one package it is. */
+    private record Layer(String name, String pkg) {
     }
 
-    /** The allowed arrows between ccci's packages, main code only. */
-    static Architectures.LayeredArchitecture layers() {
-        return layeredArchitecture().consideringOnlyDependenciesInLayers().withOptionalLayers(true)
-                .layer("api").definedBy(ROOT + ".api")
-                .layer("spi").definedBy(ROOT + ".spi")
-                .layer("engine").definedBy(ROOT + ".engine..")
-                .layer("run").definedBy(EXT + ".run..")
-                .layer("tiers").definedBy(EXT + ".tiers..")
-                .layer("results").definedBy(EXT + ".results..")
-                .layer("deployment").definedBy(EXT + ".deployment..")
-                .layer("driver.swarm").definedBy(EXT + ".driver.swarm..")
-                .layer("driver.abra").definedBy(EXT + ".driver.abra..")
-                .layer("driver").definedBy(EXT + ".driver")
-                .layer("lock").definedBy(EXT + ".lock..")
-                .layer("swarm").definedBy(EXT + ".swarm..")
-                .layer("workspace").definedBy(EXT + ".workspace..")
-                .layer("lifetime").definedBy(EXT + ".lifetime..")
-                .layer("secrets").definedBy(EXT + ".secrets..")
-                .layer("recipes").definedBy(ROOT + ".recipes..")
+    private static final List<Layer> LAYERS = List.of(
+            new Layer("api", ROOT + ".api"),
+            new Layer("spi", ROOT + ".spi"),
+            new Layer("lifecycle", ROOT + ".lifecycle"),
+            new Layer("engine", ROOT + ".engine"),
+            new Layer("run", EXT + ".run"),
+            new Layer("tiers", EXT + ".tiers"),
+            new Layer("results", EXT + ".results"),
+            new Layer("deployment", EXT + ".deployment"),
+            new Layer("driver.swarm", EXT + ".driver.swarm"),
+            new Layer("driver.abra", EXT + ".driver.abra"),
+            new Layer("driver", EXT + ".driver"),
+            new Layer("lock", EXT + ".lock"),
+            new Layer("swarm", EXT + ".swarm"),
+            new Layer("workspace", EXT + ".workspace"),
+            new Layer("lifetime", EXT + ".lifetime"),
+            new Layer("secrets", EXT + ".secrets"));
 
+    /** The packages whose public types are contracts for others (EXPERIMENTAL); every other one's are INTERNAL. */
+    private static final Set<String> PUBLIC_PACKAGES = Set.of(ROOT + ".api", ROOT + ".spi");
+    /** The engine's public face: what a build names or configures. */
+    private static final Set<String> PUBLIC_ENGINE_TYPES = Set.of(CcciTestEngine.class.getName(), Constants.class.getName());
+
+    /** The deliberately wrong classes beside this test: an arrow from a tier, upwards, from the SPI, from the engine; a new package; a config read. */
+    private static final List<String> FIXTURES = List.of(EXT + ".tiers.WrongArrowFromATier", EXT + ".lifetime.WrongArrowUpwards",
+            ROOT + ".spi.WrongArrowFromTheSpi", ROOT + ".engine.WrongArrowFromTheEngine", EXT + ".brandnew.ClassInANewPackage",
+            EXT + ".driver.ReadsTheEnvironment");
+
+    private static JavaClasses main;
+    /** The main classes and every fixture: what each rule must reject, and only for the fixtures. */
+    private static JavaClasses withFixtures;
+
+    @BeforeAll
+    static void importMainClasses() throws ClassNotFoundException {
+        main = mainWith();
+        List<Class<?>> fixtures = new ArrayList<>();
+        for (String fixture : FIXTURES) {
+            fixtures.add(Class.forName(fixture));
+        }
+        withFixtures = mainWith(fixtures.toArray(Class<?>[]::new));
+    }
+
+    /** What {@code rule} says of the main code with the fixtures: each line must name a fixture. */
+    private static List<String> violationsWithFixtures(ArchRule rule) {
+        List<String> lines = rule.evaluate(withFixtures).getFailureReport().getDetails();
+        assertThat(lines).as("violations of %s", rule.getDescription()).allMatch(l -> FIXTURES.stream().anyMatch(l::contains));
+        return lines;
+    }
+
+    /**
+     * The main classes of ccci-engine and ccci-extensions, read from where the two modules' classes
+     * were loaded (their build folders or jars), and the given test classes (the fixtures) with them.
+     */
+    private static JavaClasses mainWith(Class<?>... fixtures) {
+        List<Location> locations = new ArrayList<>(List.of(codeSource(CcciTestEngine.class), codeSource(RecipeCiRun.class)));
+        Arrays.stream(fixtures).forEach(fixture -> locations.addAll(Locations.ofClass(fixture)));
+        return new ClassFileImporter().importLocations(locations);
+    }
+
+    private static Location codeSource(Class<?> anchor) {
+        return Location.of(anchor.getProtectionDomain().getCodeSource().getLocation());
+    }
+
+    /** The allowed arrows between ccci's packages, main code only; a class in no layer breaks it. */
+    static Architectures.LayeredArchitecture layers() {
+        Architectures.LayeredArchitecture architecture = layeredArchitecture().consideringOnlyDependenciesInAnyPackage(ROOT + "..");
+        for (Layer layer : LAYERS) {
+            architecture = architecture.layer(layer.name()).definedBy(layer.pkg());
+        }
+        String[] mechanisms = {"run", "results", "deployment", "driver.swarm", "driver.abra", "driver", "lock", "swarm",
+                "workspace", "lifetime", "secrets"};
+        return architecture
+                // What a maintainer, a tier or an extension writes against knows nothing of how runs are made.
+                .whereLayer("api").mayNotAccessAnyLayer()
+                .whereLayer("spi").mayOnlyAccessLayers("api")
+                .whereLayer("lifecycle").mayOnlyAccessLayers("api", "spi")
+                .whereLayer("lifecycle").mayOnlyBeAccessedByLayers(concat("engine", mechanisms))
+                .whereLayer("engine").mayOnlyAccessLayers("api", "spi", "lifecycle")
                 .whereLayer("engine").mayNotBeAccessedByAnyLayer()
-                .whereLayer("recipes").mayNotBeAccessedByAnyLayer()
-                .whereLayer("run").mayNotBeAccessedByAnyLayer()
+                // Tiers see the run through the SPI alone.
+                .whereLayer("tiers").mayOnlyAccessLayers("api", "spi")
                 .whereLayer("tiers").mayNotBeAccessedByAnyLayer()
+                .whereLayer("run").mayNotBeAccessedByAnyLayer()
                 // Drivers are found through ServiceLoader: nothing names one, and neither names the other.
                 .whereLayer("driver.swarm").mayNotBeAccessedByAnyLayer()
                 .whereLayer("driver.abra").mayNotBeAccessedByAnyLayer()
                 .whereLayer("results").mayOnlyBeAccessedByLayers("run")
-                .whereLayer("deployment").mayOnlyBeAccessedByLayers("run", "tiers", "results")
-                .whereLayer("driver").mayOnlyBeAccessedByLayers("run", "tiers", "deployment", "driver.swarm", "driver.abra")
+                .whereLayer("deployment").mayOnlyBeAccessedByLayers("run")
+                .whereLayer("driver").mayOnlyBeAccessedByLayers("run", "deployment", "driver.swarm", "driver.abra")
                 .whereLayer("lock").mayOnlyBeAccessedByLayers("run")
-                .whereLayer("swarm").mayOnlyBeAccessedByLayers("run", "tiers", "results", "deployment", "driver.swarm",
+                .whereLayer("swarm").mayOnlyBeAccessedByLayers("run", "results", "deployment", "driver.swarm",
                         "driver.abra", "driver", "lock")
-                .whereLayer("workspace").mayOnlyBeAccessedByLayers("run", "tiers", "results", "deployment", "driver.swarm",
+                .whereLayer("workspace").mayOnlyBeAccessedByLayers("run", "results", "deployment", "driver.swarm",
                         "driver.abra", "driver", "lock", "swarm")
-                .whereLayer("lifetime").mayOnlyBeAccessedByLayers("run", "tiers", "results", "deployment", "driver.swarm",
+                .whereLayer("lifetime").mayOnlyBeAccessedByLayers("run", "results", "deployment", "driver.swarm",
                         "driver.abra", "driver", "lock", "swarm", "workspace")
                 .whereLayer("secrets").mayOnlyBeAccessedByLayers("run", "results", "swarm")
-                // What a maintainer writes against knows nothing of how runs are made.
-                .whereLayer("api").mayNotAccessAnyLayer()
-                .whereLayer("spi").mayOnlyAccessLayers("api")
-                .whereLayer("recipes").mayOnlyAccessLayers("api");
+                .ensureAllClassesAreContainedInArchitecture();
+    }
+
+    private static String[] concat(String first, String[] rest) {
+        return Stream.concat(Stream.of(first), Arrays.stream(rest)).toArray(String[]::new);
     }
 
     @Test
-    void packagesDependOnlyDownwards() {
+    void theRulesSeeEveryMainClassOfBothModules() throws IOException, URISyntaxException {
+        long engine = classFiles(CcciTestEngine.class);
+        long extensions = classFiles(RecipeCiRun.class);
+
+        assertThat(engine).as("class files of ccci-engine").isGreaterThan(50);
+        assertThat(extensions).as("class files of ccci-extensions").isGreaterThan(100);
+        assertThat(main.size()).as("classes imported").isEqualTo(engine + extensions);
+    }
+
+    /** The class files under {@code net/commoninternet/ccci/} where {@code anchor} was loaded from (a folder or a jar). */
+    private static long classFiles(Class<?> anchor) throws IOException, URISyntaxException {
+        Path location = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
+        String root = ROOT.replace('.', '/') + "/";
+        if (Files.isDirectory(location)) {
+            try (Stream<Path> files = Files.walk(location.resolve(root))) {
+                return files.filter(f -> f.toString().endsWith(".class")).count();
+            }
+        }
+        try (JarFile jar = new JarFile(location.toFile())) {
+            return jar.stream().filter(e -> e.getName().startsWith(root) && e.getName().endsWith(".class")).count();
+        }
+    }
+
+    @Test
+    void packagesDependOnlyDownwardsAndEveryClassIsInALayer() {
         layers().check(main);
+    }
+
+    /**
+     * The real rule, given the real main code and the fixtures, rejects each wrong arrow (into any
+     * package, from the contracts and the engine too) and the class in a package no layer names,
+     * and nothing else.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {EXT + ".tiers.WrongArrowFromATier", EXT + ".lifetime.WrongArrowUpwards",
+            ROOT + ".spi.WrongArrowFromTheSpi", ROOT + ".engine.WrongArrowFromTheEngine",
+            EXT + ".brandnew.ClassInANewPackage"})
+    void theLayeringCatchesAWrongArrowIntoAnyPackageAndAClassInNoLayer(String wrong) {
+        assertThat(violationsWithFixtures(layers())).as("violations naming %s", wrong).anyMatch(line -> line.contains(wrong));
     }
 
     @Test
@@ -105,21 +227,86 @@ class ArchitectureTest {
         slices().matching(ROOT + ".(**)").should().beFreeOfCycles().check(main);
     }
 
-    @Test
-    void onlyTheEngineReadsSystemProperties() {
-        noClasses().that().resideOutsideOfPackage(ROOT + ".engine")
-                .should().callMethod(System.class, "getProperty", String.class)
-                .orShould().callMethod(System.class, "getProperty", String.class, String.class)
-                .because("every key is read once, at discovery, through the engine's ConfigurationParameters (Constants)")
-                .check(main);
+    /** What reads the process's configuration: the environment, system properties, and the JDK's shortcuts to them. */
+    private static final Set<String> CONFIGURATION_READS = Set.of("java.lang.System.getenv", "java.lang.System.getProperty",
+            "java.lang.System.getProperties", "java.lang.Integer.getInteger", "java.lang.Long.getLong",
+            "java.lang.Boolean.getBoolean");
+
+    /**
+     * Every key is read once, at discovery, by the engine; the one other reader of the environment
+     * is {@link ChildEnvironment}, which passes the host's allowlisted tool variables on to children.
+     */
+    static ArchRule onlyTheEngineReadsConfiguration() {
+        return noClasses().that().resideOutsideOfPackage(ROOT + ".engine").and().doNotBelongToAnyOf(ChildEnvironment.class)
+                .should().callMethodWhere(DescribedPredicate.describe("it reads the configuration (" + CONFIGURATION_READS + ")",
+                        (JavaMethodCall call) -> CONFIGURATION_READS.contains(call.getTargetOwner().getName() + "." + call.getName())))
+                .because("every key is read once, at discovery, through the engine's ConfigurationParameters (Constants)"
+                        + " and its environment fallbacks (HostVariables)");
     }
 
     @Test
-    void publicTypesOfTheExtensionsSayTheyAreInternal() {
-        classes().that().resideInAPackage(EXT + "..").and().arePublic().and().areTopLevelClasses()
-                .should().beAnnotatedWith(API.class)
-                .because("they are public only to cross packages: @API(status = INTERNAL) says so, as in JUnit")
-                .check(main);
+    void onlyTheEngineReadsConfigurationAndTheRuleSeesAGetenv() {
+        onlyTheEngineReadsConfiguration().check(main);
+
+        assertThat(violationsWithFixtures(onlyTheEngineReadsConfiguration())).hasSize(2)
+                .anyMatch(l -> l.contains("System.getenv(java.lang.String)")).anyMatch(l -> l.contains("Integer.getInteger"));
+    }
+
+    /**
+     * Every public top-level type and every package says its API status, and the status fits where
+     * it is: the contracts' public types are EXPERIMENTAL, the engine's are INTERNAL but for the
+     * engine itself and its keys, everything else's INTERNAL.
+     */
+    static ArchRule apiStatusFitsThePackage() {
+        return classes().that().resideInAPackage(ROOT + "..").and().arePublic().and().areTopLevelClasses()
+                .should(new ArchCondition<JavaClass>("say their @API status, the one their package gives") {
+                    @Override
+                    public void check(JavaClass type, ConditionEvents events) {
+                        API.Status expected = PUBLIC_PACKAGES.contains(type.getPackageName())
+                                || PUBLIC_ENGINE_TYPES.contains(type.getName()) ? API.Status.EXPERIMENTAL : API.Status.INTERNAL;
+                        API.Status actual = type.isAnnotatedWith(API.class) ? type.getAnnotationOfType(API.class).status() : null;
+                        events.add(new SimpleConditionEvent(type, actual == expected, type.getName() + " is "
+                                + (actual == null ? "not annotated with @API" : "@API(" + actual + ")") + ", expected @API("
+                                + expected + ")"));
+                    }
+                });
+    }
+
+    @Test
+    void publicTypesSayTheirApiStatusAndItFitsTheirPackage() {
+        apiStatusFitsThePackage().check(main);
+
+        assertThat(violationsWithFixtures(apiStatusFitsThePackage())).hasSize(2)
+                .anyMatch(l -> l.contains("ReadsTheEnvironment is not annotated with @API"))
+                .anyMatch(l -> l.contains("ClassInANewPackage is not annotated with @API"));
+    }
+
+    @Test
+    void everyPackageHasAPackageInfoWithTheStatusOfItsTypes() {
+        for (Layer layer : LAYERS) {
+            JavaPackage pkg = main.getPackage(layer.pkg());
+            assertThat(pkg.tryGetPackageInfo()).as("package-info.java of %s", layer.pkg()).isPresent();
+            API.Status expected = PUBLIC_PACKAGES.contains(layer.pkg()) || layer.name().equals("engine")
+                    ? API.Status.EXPERIMENTAL : API.Status.INTERNAL;
+            assertThat(pkg.getPackageInfo().isAnnotatedWith(API.class)).as("@API on %s", layer.pkg()).isTrue();
+            assertThat(pkg.getPackageInfo().getAnnotationOfType(API.class).status()).as("status of %s", layer.pkg())
+                    .isEqualTo(expected);
+        }
+    }
+
+    /** Tiers depend on the contracts, the JDK and AssertJ only, and ask no object what it really is. */
+    @Test
+    void tiersSeeOnlyTheContractsAndMakeNoInstanceofCheck() {
+        classes().that().resideInAPackage(EXT + ".tiers").should().onlyDependOnClassesThat().resideInAnyPackage("java..",
+                "org.assertj..", "org.apiguardian..", ROOT + ".api", ROOT + ".spi", EXT + ".tiers").check(main);
+        classes().that().resideInAPackage(EXT + ".tiers").should(new ArchCondition<JavaClass>("make no instanceof check") {
+            @Override
+            public void check(JavaClass type, ConditionEvents events) {
+                type.getCodeUnits().forEach(unit -> unit.getInstanceofChecks().forEach(check -> events.add(
+                        SimpleConditionEvent.violated(check, unit.getFullName() + " checks instanceof " + check.getRawType().getName()
+                                + " (line " + check.getLineNumber() + ")"))));
+            }
+        }).allowEmptyShould(false).check(main);
     }
 
     @Test
@@ -128,8 +315,7 @@ class ArchitectureTest {
     }
 
     private static ArchRule codeUnitsWithAtMostFiveParameters() {
-        return com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits()
-                .that().areDeclaredInClassesThat().resideInAPackage(ROOT + "..")
+        return codeUnits().that().areDeclaredInClassesThat().resideInAPackage(ROOT + "..")
                 .should(new ArchCondition<JavaCodeUnit>("take at most five parameters") {
                     @Override
                     public void check(JavaCodeUnit unit, ConditionEvents events) {
@@ -141,24 +327,5 @@ class ArchitectureTest {
                                 unit.getFullName() + " takes " + count + " parameters"));
                     }
                 });
-    }
-
-    /** The rules can fail: a deliberately wrong arrow (the engine using an extension) is caught. */
-    @Test
-    void theLayeringCatchesAWrongArrow() {
-        JavaClasses withWrongArrow = new ClassFileImporter().importClasses(WrongArrow.class,
-                net.commoninternet.ccci.extensions.run.RecipeCiRun.class);
-        Architectures.LayeredArchitecture rule = layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("probe").definedBy(EXT)
-                .layer("run").definedBy(EXT + ".run..")
-                .whereLayer("run").mayNotBeAccessedByAnyLayer();
-        assertThat(rule.evaluate(withWrongArrow).hasViolation()).isTrue();
-    }
-
-    /** A class of the extensions' root package that points into {@code run}: what nothing may do. */
-    static final class WrongArrow {
-        Object lifecycle() {
-            return new net.commoninternet.ccci.extensions.run.RecipeCiRun();
-        }
     }
 }

@@ -1,30 +1,30 @@
 package net.commoninternet.ccci.extensions.deployment;
 
-import java.time.Duration;
+import java.io.IOException;
+import java.util.Map;
 import java.util.Optional;
-import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.extensions.driver.AppDriver;
-import net.commoninternet.ccci.extensions.swarm.AppProbes;
+import net.commoninternet.ccci.extensions.driver.CountedDeploys;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.HttpProbe;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.App;
-import net.commoninternet.ccci.extensions.workspace.Checkout;
-import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
-import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
+import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
+import net.commoninternet.ccci.spi.Backups;
+import net.commoninternet.ccci.spi.Convergence;
 import net.commoninternet.ccci.spi.LiveRun;
-import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.Probes;
+import net.commoninternet.ccci.spi.ServiceLogs;
+import net.commoninternet.ccci.spi.Versions;
 import org.apiguardian.api.API;
 
 /**
- * The live run the lifecycle hands the tiers: everything it made before and by the single
- * deploy, typed, so a tier cannot ask for something the run has not made (there is no
- * deployment before the deploy, and no tier runs before there is one). Reached in a tier through
- * {@link #of(RunContext)}.
+ * The live run the lifecycle hands the engine, and through it every tier: everything the run made
+ * before and by its single deploy, typed, so nothing can be asked of an app that does not exist
+ * yet (there is no deployment before the deploy). Tiers see it only as the SPI's {@link LiveRun}:
+ * each of its parts is a small class of this package over the run's own engine connection,
+ * driver, probe and exec.
  */
 @API(status = API.Status.INTERNAL)
 public final class Deployment implements LiveRun {
@@ -34,12 +34,10 @@ public final class Deployment implements LiveRun {
     private final Dependencies deps;
     private final App app;
     private final SwarmConvergence.Report convergence;
-    private final TierOutputs outputs = new TierOutputs();
     private final LiveApp liveApp;
+    private final LiveProbes probes;
     /** One for the run: it remembers which node's engine runs each container it found (a multi-node swarm). */
     private ContainerExec exec;
-    /** The READY_PROBE's verdict, awaited once before the tiers; null until then. */
-    private volatile AppProbes.Outcome readiness;
 
     /**
      * @param app the deployed app, knowing the secret values it mounts
@@ -52,93 +50,93 @@ public final class Deployment implements LiveRun {
         this.app = app;
         this.convergence = convergence;
         this.liveApp = new LiveAppOnSwarm(this);
+        this.probes = new LiveProbes(this);
     }
 
-    /** The deployment a tier runs against: the live run of ccci's own lifecycle. */
-    public static Deployment of(RunContext run) {
-        if (run.live() instanceof Deployment deployment) {
-            return deployment;
-        }
-        throw new IllegalStateException("ccci's tiers run against ccci's own lifecycle (RecipeCiRun), but the live run"
-                + " is a " + run.live().getClass().getName() + ": keep one run lifecycle on the class path.");
+    Prepared prepared() {
+        return prepared;
     }
 
-    public CiKeys keys() {
-        return prepared.keys();
+    RunTools tools() {
+        return tools;
     }
 
-    public RunWorkspace workspace() {
-        return prepared.workspace();
-    }
-
-    public Checkout checkout() {
-        return prepared.checkout();
-    }
-
-    public RecipeSetup setup() {
-        return prepared.setup();
-    }
-
-    public App app() {
+    /** The app as the workspace made it (its stack, env file, secrets). */
+    App deployed() {
         return app;
     }
 
-    public AppDriver driver() {
-        return tools.driver();
+    Dependencies deps() {
+        return deps;
     }
 
-    public DockerEngine docker() {
-        return tools.docker();
-    }
-
-    public HttpProbe http() {
-        return tools.http();
-    }
-
-    public synchronized ContainerExec exec() {
+    synchronized ContainerExec exec() {
         if (exec == null) {
             exec = new ContainerExec(tools.docker().client());
         }
         return exec;
     }
 
-    /** The recipe's own probes ({@code READY_PROBE}, {@code BACKUP_VERIFY}) of this app. */
-    public AppProbes probes() {
-        return new AppProbes(tools.http(), exec(), app.stack(), app.domain(), keys().healthOk());
-    }
-
-    /**
-     * The recipe's {@code READY_PROBE}, awaited once for the run: the lifecycle awaits it before
-     * the tiers and INSTALL's {@code ready-probe} check gives that verdict, rather than waiting
-     * for the probe a second time.
-     */
-    public synchronized AppProbes.Outcome awaitReadiness(CiKeys.Probe probe, Duration timeout)
-            throws InterruptedException {
-        if (readiness == null) {
-            readiness = probes().await(probe, timeout);
-        }
-        return readiness;
-    }
-
-    public SwarmConvergence.Report convergence() {
-        return convergence;
-    }
-
-    public Dependencies deps() {
-        return deps;
-    }
-
-    public TierOutputs outputs() {
-        return outputs;
-    }
-
     @Override
-    public LiveApp liveApp() {
+    public LiveApp app() {
         return liveApp;
     }
 
     @Override
     public HookContext hookContext(Tier op) {
-        return new RunHookContext(app, keys(), op, Optional.of(liveApp), deps.domains());
+        return new RunHookContext(app, prepared.keys(), op, Optional.of(liveApp), deps.domains());
+    }
+
+    @Override
+    public Convergence convergence() {
+        return of(convergence);
+    }
+
+    @Override
+    public Convergence inspect() {
+        return of(new SwarmConvergence(tools.docker()).inspect(app.stack()));
+    }
+
+    /** {@code <stack>_<name>}, as the swarm names a stack's service, by its compose name. */
+    static String composeName(String stack, String service) {
+        return service.startsWith(stack + "_") ? service.substring(stack.length() + 1) : service;
+    }
+
+    static Convergence of(SwarmConvergence.Report report) {
+        return new Convergence(report.converged(), report.describe());
+    }
+
+    /** Read from the run's own deploy count, never another run's. */
+    @Override
+    public Optional<String> deployOnceViolation() throws IOException {
+        return Optional.ofNullable(CountedDeploys.violation(prepared.workspace().state().deployCount(), 1 + deps.coldCount()));
+    }
+
+    @Override
+    public Probes probes() {
+        return probes;
+    }
+
+    @Override
+    public Backups backups() {
+        return new LiveBackups(this);
+    }
+
+    @Override
+    public Versions versions() {
+        return new LiveVersions(this);
+    }
+
+    /** The head, whatever an UPGRADE tier did or did not do to the tree. */
+    @Override
+    public Map<String, Optional<String>> lint() throws IOException, InterruptedException {
+        UpgradePlan plan = prepared.checkout().upgrade();
+        prepared.workspace().fetch().moveTo(app.recipeDir(), plan.headCommit());
+        return tools.driver().lint(app, plan.headRelease());
+    }
+
+    @Override
+    public ServiceLogs serviceLogs() {
+        return new LiveServiceLogs(this);
     }
 }

@@ -11,12 +11,12 @@ record LiveAppOnSwarm(Deployment deployment) implements LiveApp {
 
     @Override
     public String domain() {
-        return deployment.app().domain();
+        return deployment.deployed().domain();
     }
 
     @Override
     public CiKeys keys() {
-        return deployment.keys();
+        return deployment.prepared().keys();
     }
 
     @Override
@@ -26,8 +26,8 @@ record LiveAppOnSwarm(Deployment deployment) implements LiveApp {
 
     @Override
     public Response get(String path) throws Exception {
-        HttpProbe probe = deployment.http();
-        String stack = deployment.app().stack();
+        HttpProbe probe = deployment.tools().http();
+        String stack = deployment.deployed().stack();
         HttpProbe.Target target = probe.target(stack).orElseThrow(() -> new IllegalStateException(
                 "no service of " + stack + " is routed (traefik.enable=true with a loadbalancer.server.port)"));
         HttpProbe.Answer answer = probe.get(target, domain(), path);
@@ -37,7 +37,7 @@ record LiveAppOnSwarm(Deployment deployment) implements LiveApp {
     @Override
     public Response exec(String service, String script) throws Exception {
         ContainerExec exec = deployment.exec();
-        ContainerExec.Result result = exec.sh(exec.runningContainer(deployment.app().stack() + "_" + service), script);
+        ContainerExec.Result result = exec.sh(exec.runningContainer(deployment.deployed().stack() + "_" + service), script);
         return new Response((int) result.exitCode(), result.output());
     }
 }

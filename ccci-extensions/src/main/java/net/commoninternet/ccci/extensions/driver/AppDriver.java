@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import net.commoninternet.ccci.spi.Skipped;
 import org.apiguardian.api.API;
 
 /**
@@ -52,8 +53,8 @@ public interface AppDriver {
 
     /**
      * The recipe's lint on the app's tree as it is checked out: findings per rule of
-     * {@link DriverProvider#lintChecks()} (empty = satisfied); a rule the lint did not report is
-     * absent. A lint that could not run throws a {@link net.commoninternet.ccci.spi.Skipped}.
+     * {@link DriverProvider#lintRules()} (empty = satisfied); a rule the lint did not report is
+     * absent. A lint that could not run throws a {@link Skipped}.
      *
      * @param headRelease the release tag at the head, if the head is one
      */

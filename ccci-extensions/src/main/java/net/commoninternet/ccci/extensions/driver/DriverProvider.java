@@ -1,23 +1,18 @@
 package net.commoninternet.ccci.extensions.driver;
 
-import java.util.List;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
-import net.commoninternet.ccci.spi.DriverKind;
+import net.commoninternet.ccci.spi.Driver;
 import org.apiguardian.api.API;
 
 /**
- * One kind of {@link AppDriver}, found through {@link java.util.ServiceLoader} ({@link Drivers}):
- * the lifecycle makes the run's driver from it, and the LINT tier asks it for its rules at
- * discovery. Drivers never reach into each other; what they share is in this package and below.
+ * One kind of {@link AppDriver}: a {@link Driver} of the SPI (the engine finds it through
+ * {@link java.util.ServiceLoader} under that interface, for {@code ccci.driver} and the LINT tier's
+ * rules), and here, found by {@link Drivers} under this one, the maker of the run's driver. Drivers
+ * never reach into each other; what they share is in this package and below.
  */
 @API(status = API.Status.INTERNAL)
-public interface DriverProvider {
-
-    DriverKind kind();
-
-    /** The LINT tier's checks under this driver, one per lint rule: fixed at discovery. */
-    List<String> lintChecks();
+public interface DriverProvider extends Driver {
 
     /**
      * Checked before a run creates anything: a driver that cannot work here (its CLI missing)

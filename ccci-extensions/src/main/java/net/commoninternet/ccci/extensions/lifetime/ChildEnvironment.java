@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import net.commoninternet.ccci.lifecycle.HostVariables;
 import org.apiguardian.api.API;
 
 /**
@@ -19,16 +20,36 @@ import org.apiguardian.api.API;
  * ({@code ABRA_DIR}, the state files), which win over the caller's. A recipe's values never
  * carry a name that {@link #steersAChild}: {@code workspace.App} refuses those before any child
  * sees them.
+ *
+ * <p>This is the one class outside the engine that reads the process's environment
+ * ({@link #inherited}): only the names of {@link #FROM_HOST}, passed on, never read as
+ * configuration (the engine reads that, once, at discovery). The names of the variables a run
+ * gives its children are spelled here once.
  */
 @API(status = API.Status.INTERNAL)
 public final class ChildEnvironment {
 
+    /** Where a child looks for binaries (and where ccci looks for the ones it runs). */
+    public static final String PATH = "PATH";
+    /** The engine the docker CLI children talk to: the run's own. */
+    public static final String DOCKER_HOST = "DOCKER_HOST";
+    /** The run's state files, for every child ({@code workspace.RunState}). */
+    public static final String DEPLOYS_FILE = "CCCI_DEPLOYS_FILE";
+    public static final String OPSTATE_FILE = "CCCI_OPSTATE_FILE";
+    public static final String DEPS_FILE = "CCCI_DEPS_FILE";
+    public static final String DEPSKIP_FILE = "CCCI_DEPSKIP_FILE";
+    /** What an approved recipe's {@code install_steps.sh} is told: the operation, the app's URL, its env file. */
+    public static final String OP = "CCCI_OP";
+    public static final String BASE_URL = "CCCI_BASE_URL";
+    public static final String ENV_FILE = "CCCI_ENV_FILE";
+
     /**
      * What a child gets of ccci's own environment: where binaries are, the user and locale, and
-     * the engine docker-java talks to (so the docker CLI talks to the same one). Nothing else.
+     * the engine docker-java talks to (so the docker CLI talks to the same one, TLS settings
+     * included). Nothing else.
      */
-    static final List<String> FROM_HOST = List.of("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ",
-            "TMPDIR", "DOCKER_HOST", "DOCKER_TLS_VERIFY", "DOCKER_CERT_PATH");
+    static final List<String> FROM_HOST = List.of(PATH, "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ",
+            "TMPDIR", DOCKER_HOST, "DOCKER_TLS_VERIFY", "DOCKER_CERT_PATH");
 
     /**
      * The prefix of the host's test instrumentation (the concurrency suite's child shims): set by
@@ -52,13 +73,22 @@ public final class ChildEnvironment {
             "NLSPATH", "HOSTALIASES", "RESOLV_HOST_CONF", "RES_OPTIONS", "LOCALDOMAIN", "SSL_CERT_FILE", "SSL_CERT_DIR",
             "CURL_CA_BUNDLE", "SSH_AUTH_SOCK", "SSH_ASKPASS", "SSH_ASKPASS_REQUIRE", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB",
             "PYTHONPATH", "PYTHONSTARTUP", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS",
-            "ABRA_DIR", "CCCI_DEPLOYS_FILE", "CCCI_OPSTATE_FILE", "CCCI_DEPS_FILE", "CCCI_DEPSKIP_FILE", "CCCI_OP",
-            "CCCI_BASE_URL", "CCCI_ENV_FILE");
+            HostVariables.ABRA_DIR, DEPLOYS_FILE, OPSTATE_FILE, DEPS_FILE, DEPSKIP_FILE, OP, BASE_URL, ENV_FILE);
     private static final List<String> PREFIXES = List.of(TEST_PREFIX, "LD_", "DOCKER_", "GIT_", "XDG_", "OTEL_", "RESTIC_", "BASH_FUNC_",
             "MALLOC_", "GLIBC_");
     private static final Set<String> PROXIES = Set.of("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "FTP_PROXY");
 
     private ChildEnvironment() {
+    }
+
+    /** Read once, when first asked for, never at class loading. */
+    private static final class Host {
+        static final Map<String, String> INHERITED = fromHost(System.getenv());
+    }
+
+    /** What every child of this process gets of its environment: {@link #fromHost} of it. */
+    public static Map<String, String> inherited() {
+        return Host.INHERITED;
     }
 
     /**
@@ -78,7 +108,7 @@ public final class ChildEnvironment {
                 chosen.put(name, value);
             }
         });
-        chosen.putIfAbsent("PATH", DEFAULT_PATH);
+        chosen.putIfAbsent(PATH, DEFAULT_PATH);
         return Map.copyOf(chosen);
     }
 

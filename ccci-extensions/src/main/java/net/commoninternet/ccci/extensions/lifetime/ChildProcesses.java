@@ -108,7 +108,7 @@ public final class ChildProcesses {
     private static final int STDERR_BYTES = 64 << 10;
 
     /** What every child gets of ccci's own environment ({@link ChildEnvironment#FROM_HOST}). */
-    private static final Map<String, String> FROM_HOST = ChildEnvironment.fromHost(System.getenv());
+    private static final Map<String, String> FROM_HOST = ChildEnvironment.inherited();
 
     private final Map<String, String> environment;
     /** The group ids of the children running now. */

@@ -33,12 +33,17 @@ public final class ParentDeathSignal {
     public static final LibC LIBC = LibraryLoader.create(LibC.class).load("c");
 
     /**
-     * The parent this process had when this class was first loaded: by {@link RecipeCiRun}'s
-     * class initialisation, at engine discovery right after the JVM started.
+     * The parent this process had when this class was first loaded: by {@link #noteParent}, in
+     * {@code RecipeCiRun.warmUp} at the end of the engine's discovery, right after the JVM started.
      */
     public static final long PARENT_AT_START = LIBC.getppid();
 
     private ParentDeathSignal() {
+    }
+
+    /** Notes the process's parent now, unless it was noted already: {@link #PARENT_AT_START}. */
+    public static long noteParent() {
+        return PARENT_AT_START;
     }
 
     /**

@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
-import net.commoninternet.ccci.spi.RunPlan;
-import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.lifecycle.RunPlan;
+import net.commoninternet.ccci.lifecycle.RunSettings;
 import org.apiguardian.api.API;
 
 /**

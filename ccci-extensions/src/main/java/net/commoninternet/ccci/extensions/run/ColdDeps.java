@@ -19,8 +19,8 @@ import net.commoninternet.ccci.extensions.workspace.DeployTimeout;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
-import net.commoninternet.ccci.spi.RunContext;
-import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.lifecycle.LifecycleContext;
+import net.commoninternet.ccci.lifecycle.RunSettings;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,14 +53,14 @@ public final class ColdDeps {
 
     private final List<Dependency> deployed = new ArrayList<>();
     private final List<DomainClaim> locks = new ArrayList<>();
-    private final RunContext run;
+    private final LifecycleContext run;
     private final RunWorkspace workspace;
     private final RunTools tools;
     private final RedactedConsole console;
     private final AppDomainLease leases;
 
     /** The run's own means: what it was told, its workspace, its tools, its console and its app leases. */
-    ColdDeps(RunContext run, RunWorkspace workspace, RunTools tools, RedactedConsole console, AppDomainLease leases) {
+    ColdDeps(LifecycleContext run, RunWorkspace workspace, RunTools tools, RedactedConsole console, AppDomainLease leases) {
         this.run = run;
         this.leases = leases;
         this.workspace = workspace;

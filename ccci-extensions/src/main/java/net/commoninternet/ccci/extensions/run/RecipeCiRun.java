@@ -1,14 +1,16 @@
 package net.commoninternet.ccci.extensions.run;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
 import net.commoninternet.ccci.extensions.lifetime.ParentDeathSignal;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
-import net.commoninternet.ccci.spi.RunContext;
-import net.commoninternet.ccci.spi.RunLifecycle;
-import net.commoninternet.ccci.spi.RunPlan;
+import net.commoninternet.ccci.lifecycle.LifecycleContext;
+import net.commoninternet.ccci.lifecycle.RunLifecycle;
+import net.commoninternet.ccci.lifecycle.RunPlan;
+import net.commoninternet.ccci.lifecycle.RunSteps;
 import org.apiguardian.api.API;
 import org.slf4j.MDC;
 
@@ -25,16 +27,24 @@ public final class RecipeCiRun implements RunLifecycle {
     /** The MDC key holding the recipe of the run a log line comes from (logback: {@code %X{ccci.recipe}}). */
     public static final String MDC_RECIPE = "ccci.recipe";
 
-    /**
-     * The engine loads this class when it discovers runs, right after the JVM starts: noting the
-     * parent now lets the guards see later whether it died before they were armed.
-     */
-    private static final long PARENT_AT_START = ParentDeathSignal.PARENT_AT_START;
+    /** Whether this JVM's warm-up was begun: once, whatever the number of discoveries. */
+    private static final AtomicBoolean WARMED_UP = new AtomicBoolean();
 
-    static {
-        // Paid while the engine discovers and starts the first run, not before its first deploy, each
-        // on a thread of its own: the first run's engine connection (docker-java's first use), and
-        // jnr-posix (the locks' flock and the child processes' signals), loaded once per JVM.
+    private volatile RecipeCommand command;
+
+    /**
+     * The engine found runs to execute, right after the JVM started: the parent is noted now (so the
+     * guards see later whether it died before they were armed), and what the first run would pay
+     * before its first deploy begins, each on a thread of its own: its engine connection
+     * (docker-java's first use), and jnr-posix (the locks' flock and the child processes' signals),
+     * loaded once per JVM.
+     */
+    @Override
+    public void warmUp() {
+        if (!WARMED_UP.compareAndSet(false, true)) {
+            return;
+        }
+        ParentDeathSignal.noteParent();
         DockerEngine.connectEarly();
         Thread posix = new Thread(() -> {
             try {
@@ -47,15 +57,13 @@ public final class RecipeCiRun implements RunLifecycle {
         posix.start();
     }
 
-    private volatile RecipeCommand command;
-
     @Override
     public void beginPlan(RunPlan plan) throws Exception {
         command = RecipeCommand.begin(plan);
     }
 
     @Override
-    public void run(RunContext run, Tiers tiers) throws Exception {
+    public void run(LifecycleContext run, RunSteps steps) throws Exception {
         RecipeCommand plan = command;
         RecipeCommand own = plan == null ? RecipeCommand.begin(new RunPlan(run.settings().runId(),
                 List.of(run.settings()), (file, type) -> run.attach(file, type))) : null;
@@ -70,7 +78,7 @@ public final class RecipeCiRun implements RunLifecycle {
                 // On the thread that runs the run, before any child process or lock: the parent-death
                 // signal, then this run joins its command's SIGTERM funnel and hard deadline (spec section 2).
                 try (LifetimeGuards guards = LifetimeGuards.install(run.settings().options().deadline(), run.recipe())) {
-                    new RunPhases(run, tiers, new RunPhases.RunMeans(current.console(), log, guards)).run();
+                    new RunPhases(run, steps, new RunPhases.RunMeans(current.console(), log, guards)).run();
                 }
             } catch (Exception | Error thrown) {
                 Throwable reported = LifetimeGuards.RunStopped.first(thrown);

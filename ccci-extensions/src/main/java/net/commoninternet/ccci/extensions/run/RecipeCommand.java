@@ -7,10 +7,10 @@ import java.util.List;
 import net.commoninternet.ccci.extensions.lifetime.GuardedCommand;
 import net.commoninternet.ccci.extensions.results.Catalogue;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
-import net.commoninternet.ccci.spi.RunContext;
-import net.commoninternet.ccci.spi.RunPlan;
+import net.commoninternet.ccci.lifecycle.LifecycleContext;
+import net.commoninternet.ccci.lifecycle.RunPlan;
+import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.spi.RunRecord;
-import net.commoninternet.ccci.spi.RunSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,12 +70,12 @@ final class RecipeCommand {
         return progress;
     }
 
-    void started(RunContext run) {
+    void started(LifecycleContext run) {
         progress.started();
     }
 
     /** A run ended (or never started): red if it threw or any of its checks failed. */
-    void finished(RunContext run, Throwable failure) {
+    void finished(LifecycleContext run, Throwable failure) {
         boolean red = failure != null || run.record().rows().stream().anyMatch(r -> r.status() == RunRecord.Status.FAILED);
         progress.finished(run.recipe(), red);
         synchronized (entries) {

@@ -8,6 +8,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.deployment.Dependencies;
@@ -18,6 +24,7 @@ import net.commoninternet.ccci.extensions.deployment.RunTools;
 import net.commoninternet.ccci.extensions.driver.CountedDeploys;
 import net.commoninternet.ccci.extensions.driver.DriverProvider;
 import net.commoninternet.ccci.extensions.driver.Drivers;
+import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
 import net.commoninternet.ccci.extensions.lock.AppDomainLease;
@@ -29,7 +36,6 @@ import net.commoninternet.ccci.extensions.results.CustomizationManifest;
 import net.commoninternet.ccci.extensions.results.RunReport;
 import net.commoninternet.ccci.extensions.results.RunResults;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
-import net.commoninternet.ccci.extensions.swarm.AppProbes;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.EngineBoundary;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
@@ -49,12 +55,13 @@ import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.RunState;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
 import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
-import net.commoninternet.ccci.spi.DeployAllowance;
-import net.commoninternet.ccci.spi.RunContext;
-import net.commoninternet.ccci.spi.RunExtension;
-import net.commoninternet.ccci.spi.RunLifecycle;
+import net.commoninternet.ccci.lifecycle.DeployAllowance;
+import net.commoninternet.ccci.lifecycle.HostVariables;
+import net.commoninternet.ccci.lifecycle.LifecycleContext;
+import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.lifecycle.RunSteps;
+import net.commoninternet.ccci.spi.Probes;
 import net.commoninternet.ccci.spi.RunRecord;
-import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.RunTimeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,8 +77,9 @@ final class RunPhases {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunPhases.class);
 
-    private final RunContext run;
-    private final RunLifecycle.Tiers tiers;
+    private final LifecycleContext run;
+    /** The engine's side of the run: its extensions, its hooks, its tiers, each when this lifecycle says. */
+    private final RunSteps steps;
     private final RedactedConsole console;
     private final LifetimeGuards guards;
     private final RunSettings settings;
@@ -83,11 +91,13 @@ final class RunPhases {
     private DomainClaim lock;
     /** The swarm's app-domain leases as this run takes them (its own and its cold dependencies'). */
     private AppDomainLease leases;
+    /** The engine the run connected to, for the one line that says it went away. */
+    private String engineHost = "the address " + ChildEnvironment.DOCKER_HOST + " names";
 
     /** @param means the run's console, its log and its guards */
-    RunPhases(RunContext run, RunLifecycle.Tiers tiers, RunMeans means) {
+    RunPhases(LifecycleContext run, RunSteps steps, RunMeans means) {
         this.run = run;
-        this.tiers = tiers;
+        this.steps = steps;
         this.console = means.console();
         this.runLog = means.runLog();
         this.guards = means.guards();
@@ -106,7 +116,7 @@ final class RunPhases {
             // The engine went away mid-run (a dockerd restart or stop): one line naming it, not the
             // socket's own exception; the teardown has already retried within its bound.
             if (DockerEngine.unreachable(e)) {
-                String gone = DockerEngine.goneMessage(e);
+                String gone = DockerEngine.goneMessage(engineHost, e);
                 LOG.error("!! {} !!", gone);
                 throw new IllegalStateException(gone);
             }
@@ -117,6 +127,7 @@ final class RunPhases {
     private void phases() throws Exception {
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
         try (DockerEngine docker = timeline.time("connect", DockerEngine::connect)) {
+            engineHost = docker.host();
             DriverProvider driver = Drivers.of(settings.driver());
             driver.requireAvailable();
             // The host's boundaries around recipe containers (gVisor, the egress rules): refused here
@@ -126,7 +137,7 @@ final class RunPhases {
             EngineBoundary.require(docker, settings.options().trust().unconfined(), hostTools);
             // One run id, one live run: refused here, before this run writes anything to the folder.
             RunIdLock.acquire(settings.runDir(), settings.runId());
-            extensions(RunExtension.BeforeRun.class).forEach(e -> call(() -> e.beforeRun(run)));
+            steps.beforeRun();
             timeline.time("janitor", () -> sweep(docker, leases(docker, why -> LOG.warn("janitor: {}", why))));
             RunWorkspace workspace = workspace(docker);
             Prepared prepared = timeline.time("fetch", () -> prepare(workspace));
@@ -167,7 +178,7 @@ final class RunPhases {
      * process, this run id), with the times {@code ccci.lease.ttl} and {@code ccci.lease.heartbeat}
      * set; {@code onLost} is told when a held lease can no longer be confirmed (the run stops itself).
      */
-    private AppDomainLease leases(DockerEngine docker, java.util.function.Consumer<String> onLost) {
+    private AppDomainLease leases(DockerEngine docker, Consumer<String> onLost) {
         RunSettings.Lease times = settings.options().lease();
         return new AppDomainLease(new SwarmRecords(docker.http()),
                 AppDomainLease.Holder.of(settings.paths().appLockDir(), settings.runId()),
@@ -185,7 +196,7 @@ final class RunPhases {
         RunState state = RunState.create(runDir, settings.runId(), ProcessHandle.current().pid());
         runLog.teeTo(runDir.resolve("run.log"));
         Map<String, String> environment = new HashMap<>(state.environment());
-        environment.put("ABRA_DIR", abraDir.root().toString());
+        environment.put(HostVariables.ABRA_DIR, abraDir.root().toString());
         environment.putAll(docker.childEnvironment()); // the docker CLI children talk to the run's own engine
         ChildProcesses children = new ChildProcesses(environment);
         guards.killOnStop(children);
@@ -219,7 +230,7 @@ final class RunPhases {
         if (!allowed.isEmpty()) {
             LOG.warn("!! deploy allowance for {} (set on this host with {}): {}: its compose may"
                     + " reach the host that far beyond its own swarm objects !!", run.recipe(), allowance.source(),
-                    allowed.stream().map(DeployAllowance.Entry::toString).collect(java.util.stream.Collectors.joining(", ")));
+                    allowed.stream().map(DeployAllowance.Entry::toString).collect(Collectors.joining(", ")));
         }
         RecipeSetup setup = new RecipeSetup(settings.recipeCodeApproved(), run.customization(), workspace.children());
         UpgradePlan upgrade = UpgradePlan.resolve(fetch, tree, run.tiers().contains(Tier.UPGRADE), keys.upgradeBaseVersion());
@@ -227,7 +238,7 @@ final class RunPhases {
             fetch.moveTo(tree.dir(), upgrade.base().get().text());
             LOG.info("== upgrade plan: deploy {} first, then upgrade in place to {} ==", upgrade.base().get(), tree.commit());
         }
-        return new Prepared(keys, workspace, new Checkout(tree, ref, domain, upgrade), setup);
+        return new Prepared(keys, run.tiers(), workspace, new Checkout(tree, ref, domain, upgrade), setup);
     }
 
     /**
@@ -290,9 +301,7 @@ final class RunPhases {
             app = tools.driver().newApp(run.recipe(), checkout.domain(), checkout.tree().dir(), prepared.workspace().abraDir());
             console.addSecrets(app.secretValues().values());
             prepared.setup().beforeInstall(app, prepared.keys());
-            tiers.beforeInstall(new RunHookContext(app, prepared.keys(), Tier.INSTALL, java.util.Optional.empty(),
-                    deps.domains()));
-            extensions(RunExtension.BeforeDeploy.class).forEach(e -> call(() -> e.beforeDeploy(run)));
+            steps.beforeDeploy(new RunHookContext(app, prepared.keys(), Tier.INSTALL, Optional.empty(), deps.domains()));
             tools.driver().deploy(app);
             // the one probe container of the app: its start overlaps the convergence wait
             tools.http().prepare(app.stack());
@@ -314,19 +323,18 @@ final class RunPhases {
      * afterwards the run checks its own deploy count, whatever tiers ran.
      */
     private void tiers(Deployment deployment) throws Exception {
-        CiKeys keys = deployment.keys();
+        CiKeys keys = run.keys();
         if (deployment.convergence().converged() && keys.readyProbe().isPresent()) {
-            AppProbes.Outcome ready = timeline.time("ready-probe", () -> deployment
-                    .awaitReadiness(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
+            Probes.Outcome ready = timeline.time("ready-probe", () -> deployment.probes()
+                    .readiness(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
             LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
         }
-        tiers.run(deployment);
-        String violation = CountedDeploys.violation(deployment.workspace().state().deployCount(),
-                1 + deployment.deps().coldCount());
-        if (violation != null) {
+        steps.tiers(deployment);
+        Optional<String> violation = deployment.deployOnceViolation();
+        if (violation.isPresent()) {
             // in the results too, not only in Surefire's verdict: the install rung fails
-            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy-once", violation));
-            throw new IllegalStateException(violation);
+            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy-once", violation.get()));
+            throw new IllegalStateException(violation.get());
         }
     }
 
@@ -349,8 +357,8 @@ final class RunPhases {
             tools.http().close();
             // The app and its cold dependencies go at once, as the engine removes stacks side by side;
             // a failed removal of the app keeps none of them.
-            java.util.concurrent.CompletableFuture<List<String>> depsLeft = run.keys().deps().isEmpty()
-                    ? java.util.concurrent.CompletableFuture.completedFuture(List.of()) : aside("dependencies", deps::remove);
+            CompletableFuture<List<String>> depsLeft = run.keys().deps().isEmpty()
+                    ? CompletableFuture.completedFuture(List.of()) : aside("dependencies", deps::remove);
             List<String> left = new ArrayList<>();
             try {
                 left.addAll(tools.driver().remove(domain));
@@ -366,9 +374,7 @@ final class RunPhases {
             try {
                 writeResults(prepared, tools, deps, clean);
                 RunIdLock.keepPrivate(settings.runDir());
-                List<RunExtension.Teardown> last = new ArrayList<>(extensions(RunExtension.Teardown.class));
-                java.util.Collections.reverse(last);
-                last.forEach(e -> call(() -> e.teardown(run)));
+                steps.teardown();
             } finally {
                 deps.releaseLocks();
             }
@@ -379,9 +385,9 @@ final class RunPhases {
      * {@code part} of the teardown on a thread of its own, whose lines are the run's (its run.log,
      * its MDC recipe); never interrupted by the run's guards, bounded by the removal's own limits.
      */
-    private java.util.concurrent.CompletableFuture<List<String>> aside(String part,
-            java.util.function.Supplier<List<String>> removal) {
-        java.util.concurrent.CompletableFuture<List<String>> left = new java.util.concurrent.CompletableFuture<>();
+    private CompletableFuture<List<String>> aside(String part,
+            Supplier<List<String>> removal) {
+        CompletableFuture<List<String>> left = new CompletableFuture<>();
         Thread helper = new Thread(() -> {
             org.slf4j.MDC.put(RecipeCiRun.MDC_RECIPE, run.recipe());
             try {
@@ -398,7 +404,7 @@ final class RunPhases {
     }
 
     /** The teardown waits for all of itself: an interrupt (none is expected now) is kept for afterwards. */
-    private static List<String> awaitUninterruptibly(java.util.concurrent.CompletableFuture<List<String>> part) {
+    private static List<String> awaitUninterruptibly(CompletableFuture<List<String>> part) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -406,7 +412,7 @@ final class RunPhases {
                     return part.get();
                 } catch (InterruptedException e) {
                     interrupted = true;
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     return List.of(String.valueOf(e.getCause()));
                 }
             }
@@ -431,7 +437,7 @@ final class RunPhases {
                 settings.subject().pr(), settings.runId(), run.tiers(),
                 new RunResults.Evidence(clean, secrets, CustomizationManifest.of(prepared.keys(), run.customization(),
                         prepared.setup().used(), settings.recipeCodeApproved(), secrets), timeline,
-                        new RunResults.Environment(settings.driver().id(), tools.docker().facts())));
+                        new RunResults.Environment(settings.driver(), tools.docker().facts())));
         // The RUN SUMMARY is printed whatever happens to the file (a full disk under the runs folder).
         Path file = null;
         String where;
@@ -456,22 +462,4 @@ final class RunPhases {
         }
     }
 
-    private <T extends RunExtension> List<T> extensions(Class<T> kind) {
-        return run.extensions().stream().filter(kind::isInstance).map(kind::cast).toList();
-    }
-
-    private static void call(ExtensionCall call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    @FunctionalInterface
-    private interface ExtensionCall {
-        void run() throws Exception;
-    }
 }

@@ -8,6 +8,8 @@ import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
 import org.apiguardian.api.API;
 
 /**
@@ -38,7 +40,6 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
 
     static final String SETUP_HINT = "run scripts/setup-local-swarm as root to install and start it";
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
-    private static final String HOST = DefaultDockerClientConfig.createDefaultConfigBuilder().build().getDockerHost().toString();
 
     /** The connection begun before the first run asked for one ({@link #connectEarly}); taken once. */
     private static final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<DockerEngine>> EARLY =
@@ -171,18 +172,11 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
 
     /**
      * What the run's docker CLI children are told, so they talk to this very engine: its
-     * {@code DOCKER_HOST}, and the TLS settings the environment gave for it.
+     * {@code DOCKER_HOST} (docker-java's default when the environment names none). The TLS
+     * settings the environment gave for it every child inherits ({@link ChildEnvironment}).
      */
-    public java.util.Map<String, String> childEnvironment() {
-        java.util.Map<String, String> env = new java.util.HashMap<>();
-        env.put("DOCKER_HOST", host);
-        for (String key : List.of("DOCKER_TLS_VERIFY", "DOCKER_CERT_PATH")) {
-            String value = System.getenv(key);
-            if (value != null) {
-                env.put(key, value);
-            }
-        }
-        return env;
+    public Map<String, String> childEnvironment() {
+        return Map.of(ChildEnvironment.DOCKER_HOST, host);
     }
 
     /**
@@ -237,13 +231,16 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
         return text.replaceFirst("^Status \\d{3}: ", "");
     }
 
-    /** One sentence for a run the engine's absence stopped: names the engine, the cause and what follows. */
-    public static String goneMessage(Throwable failure) {
+    /**
+     * One sentence for a run the engine's absence stopped: names the engine ({@code host}, what
+     * the run connected to), the cause and what follows.
+     */
+    public static String goneMessage(String host, Throwable failure) {
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return "the Docker engine at " + HOST + " stopped answering during the run (" + String.valueOf(root.getMessage()).strip()
+        return "the Docker engine at " + host + " stopped answering during the run (" + String.valueOf(root.getMessage()).strip()
                 + "): the run cannot go on; check that dockerd is running (" + SETUP_HINT + "); the teardown retried"
                 + " within its bound, and the next run's janitor reaps whatever is left.";
     }

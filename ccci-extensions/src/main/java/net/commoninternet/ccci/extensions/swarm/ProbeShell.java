@@ -50,10 +50,12 @@ final class ProbeShell implements AutoCloseable {
     private final String container;
     private final Stdin stdin = new Stdin();
     private final EngineStream<Frame> stream;
-    /** Guarded by this: the command under way (null between commands) and whether the shell is usable. */
+    /** Why a shell is not written to any more: only a stream that ended may be attached again. */
+    private enum Break { STREAM_ENDED, STREAM_FAILED, COMMAND_OUTLIVED_ITS_BOUND, INTERRUPTED, CLOSED }
+
+    /** Guarded by this: the command under way (null between commands), and why the shell is not usable (null while it is). */
     private Pending pending;
-    private boolean broken;
-    private String why;
+    private Break broken;
     /** Whether any command came back whole; guarded by this. */
     private boolean used;
     private final long attached = System.nanoTime();
@@ -69,12 +71,12 @@ final class ProbeShell implements AutoCloseable {
 
                     @Override
                     public void onError(Throwable throwable) {
-                        ended("its stream failed: " + throwable);
+                        ended(Break.STREAM_FAILED, "its stream failed: " + throwable);
                     }
 
                     @Override
                     public void onComplete() {
-                        ended("its stream ended" + (pendingNow() ? " while a probe was under way" : ""));
+                        ended(Break.STREAM_ENDED, "its stream ended" + (pendingNow() ? " while a probe was under way" : ""));
                     }
                 });
     }
@@ -104,7 +106,7 @@ final class ProbeShell implements AutoCloseable {
      * end in time (the shell is broken from then on).
      */
     synchronized Optional<ProbeContainer.Ran> run(List<String> command, Duration bound) throws InterruptedException {
-        if (broken) {
+        if (broken != null) {
             return Optional.empty();
         }
         byte[] nonceBytes = new byte[16];
@@ -115,10 +117,10 @@ final class ProbeShell implements AutoCloseable {
         stdin.write(line(command, nonce).getBytes(StandardCharsets.UTF_8));
         long deadline = System.nanoTime() + bound.toNanos();
         try {
-            while (!current.done() && !broken) {
+            while (!current.done() && broken == null) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    breakWith("its command did not end within " + bound.toSeconds() + " s");
+                    breakWith(Break.COMMAND_OUTLIVED_ITS_BOUND, "its command did not end within " + bound.toSeconds() + " s");
                     return Optional.of(new ProbeContainer.Ran(null, current.out.text(), current.err.text()));
                 }
                 TimeUnit.NANOSECONDS.timedWait(this, left);
@@ -133,7 +135,7 @@ final class ProbeShell implements AutoCloseable {
             return Optional.of(new ProbeContainer.Ran(current.exit, current.stripped(current.out),
                     current.stripped(current.err)));
         } catch (InterruptedException e) {
-            breakWith("a probe was interrupted");
+            breakWith(Break.INTERRUPTED, "a probe was interrupted");
             throw e;
         } finally {
             pending = null;
@@ -153,16 +155,15 @@ final class ProbeShell implements AutoCloseable {
         return pending != null;
     }
 
-    private synchronized void ended(String reason) {
-        if (!broken) {
-            breakWith(reason);
+    private synchronized void ended(Break cause, String reason) {
+        if (broken == null) {
+            breakWith(cause, reason);
         }
     }
 
-    /** From here on every command goes through an exec. Called holding the lock. */
-    private void breakWith(String reason) {
-        broken = true;
-        why = reason;
+    /** From here on every command goes through an exec. Called holding the lock; {@code reason} is for the log. */
+    private void breakWith(Break cause, String reason) {
+        broken = cause;
         notifyAll();
         LOG.info("the probe shell of container {} is not used any more ({}, {} ms after its attach){}",
                 container.substring(0, Math.min(12, container.length())), reason,
@@ -174,9 +175,8 @@ final class ProbeShell implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        if (!broken) {
-            broken = true;
-            why = "closed";
+        if (broken == null) {
+            broken = Break.CLOSED;
             stdin.close();
             stream.closeQuietly();
             notifyAll();
@@ -185,7 +185,7 @@ final class ProbeShell implements AutoCloseable {
 
     /** Whether its stream ended before any command came back (then a new attach may serve). */
     synchronized boolean endedUnused() {
-        return broken && !used && why != null && why.startsWith("its stream ended");
+        return broken == Break.STREAM_ENDED && !used;
     }
 
     /** One command's output, each stream until its nonce's line. */

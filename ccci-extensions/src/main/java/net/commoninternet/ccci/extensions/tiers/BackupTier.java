@@ -3,18 +3,15 @@ package net.commoninternet.ccci.extensions.tiers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
+import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.extensions.deployment.Deployment;
-import net.commoninternet.ccci.extensions.deployment.TierOutputs;
-import net.commoninternet.ccci.extensions.swarm.AppProbes;
-import net.commoninternet.ccci.extensions.swarm.BackupLabels;
-import net.commoninternet.ccci.extensions.swarm.ContainerExec;
+import net.commoninternet.ccci.spi.Backups;
 import net.commoninternet.ccci.spi.Check;
-import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.Probes;
 import net.commoninternet.ccci.spi.Skipped;
+import net.commoninternet.ccci.spi.TierContext;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.apiguardian.api.API;
 
@@ -40,18 +37,17 @@ public final class BackupTier implements TierPlugin {
     @Override
     public List<Check> checks() {
         return List.of(
-                TierCheck.named("snapshot-created", BackupTier::snapshotCreated),
-                TierCheck.named("backup-verified", BackupTier::verified),
-                TierCheck.named("converged", GenericChecks::converged),
-                TierCheck.named("serves-http", GenericChecks::servesHttp));
+                Check.of("snapshot-created", BackupTier::snapshotCreated),
+                Check.of("backup-verified", BackupTier::verified),
+                Check.of("converged", GenericChecks::converged),
+                Check.of("serves-http", GenericChecks::servesHttp));
     }
 
     @Override
-    public void operate(RunContext run) throws Exception {
-        Deployment deployment = Deployment.of(run);
-        String stack = deployment.app().stack();
-        boolean labelled = BackupLabels.capable(deployment.docker().client(), stack);
-        Optional<Boolean> declared = deployment.keys().backupCapable();
+    public void operate(TierContext tier) throws Exception {
+        Backups backups = tier.live().backups();
+        boolean labelled = backups.labelled();
+        Optional<Boolean> declared = tier.keys().backupCapable();
         if (declared.isPresent() && !declared.get()) {
             throw Skipped.intentional("the recipe sets BACKUP_CAPABLE=false");
         }
@@ -63,39 +59,39 @@ public final class BackupTier implements TierPlugin {
             }
             throw Skipped.structural("no service of the app is labelled backupbot.backup=true");
         }
-        Optional<TierOutputs.Marker> marker = seedMarker(deployment, run.settings().runId());
-        String snapshot = deployment.driver().backup(deployment.app());
-        deployment.outputs().backup(new TierOutputs.Backup(snapshot, marker));
+        Optional<TierOutputs.Marker> marker = seedMarker(tier, backups);
+        tier.store().put(TierOutputs.BACKUP, new TierOutputs.Backup(backups.backup(), marker));
     }
 
-    /** A marker in the first backed-up directory; none when the backup holds only files (a dump its pre-hook writes). */
-    private static Optional<TierOutputs.Marker> seedMarker(Deployment deployment, String runId) throws InterruptedException {
-        ContainerExec exec = deployment.exec();
-        String seeded = "seeded-by-run-" + runId + "-" + System.nanoTime();
-        // one exec a place: a directory takes the marker at once, anything else is the next place's turn
-        Optional<Map.Entry<String, String>> place = BackupLabels.markerPlace(deployment.docker().client(), exec,
-                deployment.app().stack(), (container, path) -> {
-                    ContainerExec.Result wrote = exec.sh(container, "test -d " + ContainerExec.quoted(path) + " || exit "
-                            + NOT_A_DIRECTORY + "; printf %s " + ContainerExec.quoted(seeded) + " > "
-                            + ContainerExec.quoted(path + "/" + MARKER));
-                    if (wrote.exitCode() == NOT_A_DIRECTORY) {
-                        return false;
-                    }
-                    assertThat(wrote.ok()).as("seeding the restore marker in %s: %s", path, wrote.output()).isTrue();
-                    return true;
-                });
-        return place.map(p -> new TierOutputs.Marker(p.getKey(), p.getValue() + "/" + MARKER, seeded));
+    /**
+     * A marker in the first backed-up directory, one exec a place (a directory takes it at once,
+     * anything else is the next place's turn); none when the backup holds only files (a dump its
+     * pre-hook writes).
+     */
+    private static Optional<TierOutputs.Marker> seedMarker(TierContext tier, Backups backups) throws Exception {
+        String seeded = "seeded-by-run-" + tier.runId() + "-" + System.nanoTime();
+        for (Backups.Place place : backups.places()) {
+            String file = place.path() + "/" + MARKER;
+            LiveApp.Response wrote = tier.live().app().exec(place.service(), "test -d " + ShellWords.quoted(place.path())
+                    + " || exit " + NOT_A_DIRECTORY + "; printf %s " + ShellWords.quoted(seeded) + " > " + ShellWords.quoted(file));
+            if (wrote.status() != NOT_A_DIRECTORY) {
+                assertThat(wrote.status()).as("seeding the restore marker in %s: %s", place.path(), wrote.body()).isZero();
+                return Optional.of(new TierOutputs.Marker(place.service(), file, seeded));
+            }
+        }
+        return Optional.empty();
     }
 
     /** The recipe's BACKUP_VERIFY probe passes, within 3 tries. */
-    private static void verified(Deployment deployment) throws InterruptedException {
-        CiKeys.Probe probe = deployment.keys().backupVerify().orElseThrow(() -> Skipped.structural(
+    private static void verified(TierContext tier) throws InterruptedException {
+        CiKeys.Probe probe = tier.keys().backupVerify().orElseThrow(() -> Skipped.structural(
                 "the recipe sets no BACKUP_VERIFY"));
-        AppProbes.Outcome outcome = deployment.probes().retry(probe, 3);
+        Probes.Outcome outcome = tier.live().probes().retry(probe, 3);
         assertThat(outcome.ok()).as("BACKUP_VERIFY %s (3 tries): %s", probe, outcome.detail()).isTrue();
     }
 
-    private static void snapshotCreated(Deployment deployment) {
-        assertThat(deployment.outputs().backup().orElseThrow().snapshotId()).as("snapshot id").matches("[0-9a-f]{8,64}");
+    private static void snapshotCreated(TierContext tier) {
+        assertThat(tier.store().find(TierOutputs.BACKUP).orElseThrow().snapshotId()).as("snapshot id")
+                .matches("[0-9a-f]{8,64}");
     }
 }

@@ -2,9 +2,8 @@ package net.commoninternet.ccci.extensions.tiers;
 
 import java.util.List;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.extensions.deployment.Deployment;
 import net.commoninternet.ccci.spi.Check;
-import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.TierContext;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.apiguardian.api.API;
 
@@ -26,8 +25,8 @@ public final class CustomTier implements TierPlugin {
         return List.of();
     }
 
+    /** Nothing to do: the functional tests are its checks. */
     @Override
-    public void operate(RunContext run) {
-        Deployment.of(run);
+    public void operate(TierContext tier) {
     }
 }

@@ -7,13 +7,11 @@ import java.time.Duration;
 import java.util.List;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.extensions.deployment.Deployment;
-import net.commoninternet.ccci.extensions.driver.CountedDeploys;
-import net.commoninternet.ccci.extensions.swarm.AppProbes;
-import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.spi.Check;
-import net.commoninternet.ccci.spi.RunContext;
+import net.commoninternet.ccci.spi.Convergence;
+import net.commoninternet.ccci.spi.Probes;
 import net.commoninternet.ccci.spi.Skipped;
+import net.commoninternet.ccci.spi.TierContext;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.apiguardian.api.API;
 
@@ -33,23 +31,20 @@ public final class InstallTier implements TierPlugin {
     @Override
     public List<Check> checks() {
         return List.of(
-                TierCheck.named("deployed-once", InstallTier::deployedOnce),
-                TierCheck.named("converged", InstallTier::converged),
-                TierCheck.named("serves-http", GenericChecks::servesHttp),
-                TierCheck.named("ready-probe", InstallTier::readyProbe));
+                Check.of("deployed-once", InstallTier::deployedOnce),
+                Check.of("converged", InstallTier::converged),
+                Check.of("serves-http", GenericChecks::servesHttp),
+                Check.of("ready-probe", InstallTier::readyProbe));
     }
 
     /** The lifecycle deployed once; install adds no second deploy. */
     @Override
-    public void operate(RunContext run) {
-        Deployment.of(run);
+    public void operate(TierContext tier) {
     }
 
     /** The run deploys its app exactly once; read from the run's own deploy count, never another run's. */
-    private static void deployedOnce(Deployment deployment) throws IOException {
-        int deploys = deployment.workspace().state().deployCount();
-        assertThat(CountedDeploys.violation(deploys, 1 + deployment.deps().coldCount())).as("deploy-count of this run's app")
-                .isNull();
+    private static void deployedOnce(TierContext tier) throws IOException {
+        assertThat(tier.live().deployOnceViolation()).as("deploy-count of this run's app").isEmpty();
     }
 
     /**
@@ -57,18 +52,18 @@ public final class InstallTier implements TierPlugin {
      * verdict of the run's one wait for it before the tiers (awaited here only when the
      * lifecycle did not, as after a deploy that did not converge).
      */
-    private static void readyProbe(Deployment deployment) throws InterruptedException {
-        CiKeys keys = deployment.keys();
+    private static void readyProbe(TierContext tier) throws InterruptedException {
+        CiKeys keys = tier.keys();
         CiKeys.Probe probe = keys.readyProbe().orElseThrow(() -> Skipped.structural("the recipe sets no READY_PROBE"));
-        AppProbes.Outcome outcome = deployment.awaitReadiness(probe, Duration.ofSeconds(keys.httpTimeoutSeconds()));
+        Probes.Outcome outcome = tier.live().probes().readiness(probe, Duration.ofSeconds(keys.httpTimeoutSeconds()));
         assertThat(outcome.ok()).as("READY_PROBE %s within HTTP_TIMEOUT %s s: %s", probe, keys.httpTimeoutSeconds(),
                 outcome.detail()).isTrue();
     }
 
     /** The deploy's own wait, then a fresh look: a task that crashed since then shows up here. */
-    private static void converged(Deployment deployment) {
-        SwarmConvergence.Report atDeploy = deployment.convergence();
-        assertThat(atDeploy.converged()).as("every service of the app converged: %s", atDeploy.describe()).isTrue();
-        GenericChecks.converged(deployment);
+    private static void converged(TierContext tier) {
+        Convergence atDeploy = tier.live().convergence();
+        assertThat(atDeploy.converged()).as("every service of the app converged: %s", atDeploy.description()).isTrue();
+        GenericChecks.converged(tier);
     }
 }

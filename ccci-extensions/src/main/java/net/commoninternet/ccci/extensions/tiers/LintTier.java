@@ -3,20 +3,18 @@ package net.commoninternet.ccci.extensions.tiers;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.extensions.deployment.Deployment;
-import net.commoninternet.ccci.extensions.driver.Drivers;
 import net.commoninternet.ccci.spi.Check;
-import net.commoninternet.ccci.spi.DriverKind;
-import net.commoninternet.ccci.spi.RunContext;
-import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.spi.Driver;
 import net.commoninternet.ccci.spi.Skipped;
+import net.commoninternet.ccci.spi.TierContext;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.apiguardian.api.API;
 
 /**
- * LINT: the recipe's lint, verdict-neutral, by the run's driver ({@code AppDriver.lint}): one
- * check per rule the driver lints with. A finding is reported as a skipped check of kind
+ * LINT: the recipe's lint, verdict-neutral, by the run's driver ({@link net.commoninternet.ccci.spi.LiveRun#lint}):
+ * one check per rule the driver lints with. A finding is reported as a skipped check of kind
  * {@code LINT_FINDING} with the finding as its reason, so the run stays green while the lint rung
  * records a fail; a rule the lint did not report is skipped as unverified, and the rung reads
  * unver.
@@ -29,32 +27,25 @@ public final class LintTier implements TierPlugin {
         return Tier.LINT;
     }
 
-    /** The embedded driver's rules, the default. */
+    /** The default driver's rules ({@link Driver#DEFAULT}, found on the class path as the engine finds it). */
     @Override
     public List<Check> checks() {
-        return checks(Drivers.of(DriverKind.SWARM).lintChecks());
+        return ServiceLoader.load(Driver.class, LintTier.class.getClassLoader()).stream().map(ServiceLoader.Provider::get)
+                .filter(d -> d.id().equals(Driver.DEFAULT)).findFirst().map(this::checks).orElse(List.of());
     }
 
     @Override
-    public List<Check> checks(RunSettings settings) {
-        return checks(Drivers.of(settings.driver()).lintChecks());
+    public List<Check> checks(Driver driver) {
+        return driver.lintRules().stream().map(rule -> Check.of(rule, tier -> verify(tier, rule))).toList();
     }
 
     @Override
-    public void operate(RunContext run) throws Exception {
-        Deployment deployment = Deployment.of(run);
-        // Lint the head, whatever an UPGRADE tier did or did not do to the tree.
-        deployment.workspace().fetch().moveTo(deployment.app().recipeDir(), deployment.checkout().upgrade().headCommit());
-        deployment.outputs().lintFindings(deployment.driver().lint(deployment.app(),
-                deployment.checkout().upgrade().headRelease()));
+    public void operate(TierContext tier) throws Exception {
+        tier.store().put(TierOutputs.LINT, new TierOutputs.LintFindings(tier.live().lint()));
     }
 
-    private static List<Check> checks(List<String> rules) {
-        return rules.stream().map(rule -> TierCheck.named(rule, deployment -> verify(deployment, rule))).toList();
-    }
-
-    private static void verify(Deployment deployment, String rule) {
-        Map<String, Optional<String>> byRule = deployment.outputs().lintFindings().orElseThrow();
+    private static void verify(TierContext tier, String rule) {
+        Map<String, Optional<String>> byRule = tier.store().find(TierOutputs.LINT).orElseThrow().byRule();
         if (!byRule.containsKey(rule)) {
             throw Skipped.unverified("not checked: the lint reported no rule " + rule + " (unver)");
         }

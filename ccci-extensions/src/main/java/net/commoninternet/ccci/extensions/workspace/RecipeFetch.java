@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.lifecycle.HostVariables;
 import org.apache.commons.io.FileUtils;
 import org.apache.commons.io.file.PathUtils;
 import org.apiguardian.api.API;
@@ -71,8 +72,8 @@ public final class RecipeFetch {
      */
     public Fetched copyStaged(Path staged, Path target, String ref) throws IOException, InterruptedException {
         if (!Files.isDirectory(staged.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("CCCI_SKIP_FETCH is set but " + staged + " holds no staged git clone of the recipe:"
-                    + " clone it there first, or unset CCCI_SKIP_FETCH.");
+            throw new IOException(HostVariables.SKIP_FETCH + " is set but " + staged + " holds no staged git clone of the"
+                    + " recipe: clone it there first, or unset " + HostVariables.SKIP_FETCH + ".");
         }
         copyTree(staged, target);
         return checkout(target, ref);

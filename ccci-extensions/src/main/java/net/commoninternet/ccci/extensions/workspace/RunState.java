@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,8 +87,8 @@ public final class RunState {
 
     /** The exact paths, for every child process of the run. */
     public Map<String, String> environment() {
-        return Map.of("CCCI_DEPLOYS_FILE", deploys.toString(), "CCCI_OPSTATE_FILE", opState.toString(),
-                "CCCI_DEPS_FILE", deps.toString(), "CCCI_DEPSKIP_FILE", depSkip.toString());
+        return Map.of(ChildEnvironment.DEPLOYS_FILE, deploys.toString(), ChildEnvironment.OPSTATE_FILE, opState.toString(),
+                ChildEnvironment.DEPS_FILE, deps.toString(), ChildEnvironment.DEPSKIP_FILE, depSkip.toString());
     }
 
     public int deployCount() {

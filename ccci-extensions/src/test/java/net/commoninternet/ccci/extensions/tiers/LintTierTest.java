@@ -14,11 +14,13 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.engine.StandaloneRun;
 import net.commoninternet.ccci.extensions.deployment.Dependencies;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
 import net.commoninternet.ccci.extensions.deployment.Prepared;
 import net.commoninternet.ccci.extensions.deployment.RunTools;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
+import net.commoninternet.ccci.extensions.driver.Drivers;
 import net.commoninternet.ccci.extensions.driver.abra.AbraDriver;
 import net.commoninternet.ccci.extensions.driver.abra.AbraFixtures;
 import net.commoninternet.ccci.extensions.driver.abra.AbraRecipeLint;
@@ -30,19 +32,19 @@ import net.commoninternet.ccci.extensions.results.RunResults;
 import net.commoninternet.ccci.extensions.results.RunResults.Verdict;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.Checkout;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
 import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
+import net.commoninternet.ccci.lifecycle.DeployAllowance;
+import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.spi.Check;
-import net.commoninternet.ccci.spi.DriverKind;
-import net.commoninternet.ccci.spi.RecipeUnderTest;
-import net.commoninternet.ccci.spi.RunContext;
 import net.commoninternet.ccci.spi.RunRecord.Row;
 import net.commoninternet.ccci.spi.RunRecord.Status;
-import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.SkipKind;
 import net.commoninternet.ccci.spi.Skipped;
+import net.commoninternet.ccci.spi.TierContext;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,8 +84,12 @@ class LintTierTest {
         head = git.run(List.of("git", "-C", tree.toString(), "rev-parse", "HEAD"), null).orThrow().output().strip();
     }
 
+    /** The drivers, as the engine finds them. */
+    private static final String SWARM = "swarm";
+    private static final String ABRA = "abra";
+
     /** A run of {@code driver} as discovery would make it. */
-    private RunSettings settings(DriverKind driver) {
+    private RunSettings settings(String driver) {
         return new RunSettings(new RunSettings.Subject(RECIPE, 0, null, "lint-test"), Set.of(Tier.LINT), driver,
                 new RunSettings.HostPaths(dir, dir.resolve("locks"), dir.resolve("runs"), dir.resolve("canonical"),
                         Optional.empty()),
@@ -91,27 +97,25 @@ class LintTierTest {
     }
 
     /** What the engine would record for the LINT tier: the operation's abort, or one row per check. */
-    private List<Row> lint(DriverKind kind, String abraOutput, int abraExit) throws Exception {
+    private List<Row> lint(String kind, String abraOutput, int abraExit) throws Exception {
         Map<String, String> environment = new HashMap<>(abra.answering(abraOutput, abraExit));
         environment.put("ABRA_DIR", abraDir.toString());
         environment.put("PATH", abra.searchPath());
         ChildProcesses children = new ChildProcesses(environment);
         RunSettings settings = settings(kind);
         // LINT needs no engine: the driver lints the tree (abra through its CLI, the embedded rules in-process).
-        AppDriver driver = kind == DriverKind.ABRA ? new AbraDriver(children, null, dir.resolve("canonical/servers"), null)
+        AppDriver driver = kind.equals(ABRA) ? new AbraDriver(children, null, dir.resolve("canonical/servers"), null)
                 : new SwarmDriver(null, children, dir.resolve("backup"), dir.resolve("canonical/servers"),
-                        new net.commoninternet.ccci.extensions.workspace.DeployPolicy(
-                                net.commoninternet.ccci.spi.DeployAllowance.NONE, children));
+                        new DeployPolicy(DeployAllowance.NONE, children));
         String domain = "hedg-1a2b3c.ci.commoninternet.net";
         RunWorkspace workspace = new RunWorkspace(dir.resolve("run"), new RunAbraDir(abraDir, dir.resolve("canonical")), null,
                 children, null);
         Checkout checkout = new Checkout(new RecipeFetch.Fetched(tree, head, List.of()), head, domain,
                 new UpgradePlan(Optional.empty(), head, Optional.empty(), Optional.empty(), "not selected"));
         App app = new App(RECIPE, domain, tree, dir.resolve("app.env"), Map.of());
-        Deployment deployment = new Deployment(new Prepared(CiKeys.defaults(), workspace, checkout, null),
+        Deployment deployment = new Deployment(new Prepared(CiKeys.defaults(), Set.of(Tier.LINT), workspace, checkout, null),
                 new RunTools(null, driver, null), Dependencies.none(), app, null);
-        RunContext run = new RunContext(settings, RecipeUnderTest.plain(tree), Set.of(Tier.LINT), List.of())
-                .withLive(deployment);
+        TierContext run = StandaloneRun.of(settings, tree).tier(Tier.LINT, deployment);
         LintTier tier = new LintTier();
         try {
             tier.operate(run);
@@ -119,7 +123,7 @@ class LintTierTest {
             return List.of(Row.skipped(Tier.LINT, null, e.kind(), e.getMessage()));
         }
         List<Row> rows = new ArrayList<>();
-        for (Check check : tier.checks(settings)) {
+        for (Check check : tier.checks(Drivers.of(settings.driver()))) {
             try {
                 check.verify(run);
                 rows.add(Row.passed(Tier.LINT, check.name()));
@@ -137,7 +141,7 @@ class LintTierTest {
 
     @Test
     void underAbraEachOfAbrasRulesIsACheckAndAFailingErrorRuleIsAVerdictNeutralFinding() throws Exception {
-        List<Row> rows = lint(DriverKind.ABRA, AbraFixtures.read("lint-r014-error.constructed.txt"), 0);
+        List<Row> rows = lint(ABRA, AbraFixtures.read("lint-r014-error.constructed.txt"), 0);
 
         assertThat(abra.log()).containsExactly("argv: [recipe] [lint] [-n] [" + RECIPE + "]", "ABRA_DIR=" + abraDir,
                 "stdin=tty", "stdout=tty");
@@ -149,9 +153,9 @@ class LintTierTest {
 
     @Test
     void aTableWithNoFailingErrorRulePassesTheRung() throws Exception {
-        List<Row> clean = lint(DriverKind.ABRA, AbraFixtures.read("lint-all-satisfied.constructed.txt"), 0);
+        List<Row> clean = lint(ABRA, AbraFixtures.read("lint-all-satisfied.constructed.txt"), 0);
         // R015 is warn-level: abra prints no critical warning for it, and production reads lint pass.
-        List<Row> warnOnly = lint(DriverKind.ABRA, AbraFixtures.read("lint-r015-warn-only.constructed.txt"), 0);
+        List<Row> warnOnly = lint(ABRA, AbraFixtures.read("lint-r015-warn-only.constructed.txt"), 0);
 
         assertThat(clean).allMatch(r -> r.status() == Status.PASSED);
         assertThat(RunResults.tier(clean, Tier.LINT)).isEqualTo(Verdict.PASS);
@@ -161,14 +165,14 @@ class LintTierTest {
 
     @Test
     void theTableAsAPseudoTerminalDeliversItIsReadTheSame() throws Exception {
-        List<Row> rows = lint(DriverKind.ABRA, AbraFixtures.read("lint-r014-error-pty.constructed.txt"), 0);
+        List<Row> rows = lint(ABRA, AbraFixtures.read("lint-r014-error-pty.constructed.txt"), 0);
 
         assertThat(skipped(rows)).singleElement().asString().startsWith("R014: " + SkipKind.LINT_FINDING.describe(""));
     }
 
     @Test
     void withoutATerminalAbraStopsAndTheLintIsNotRunNotPassed() throws Exception {
-        List<Row> rows = lint(DriverKind.ABRA, AbraFixtures.read("lint-fatal-no-tty.constructed.txt"), 1);
+        List<Row> rows = lint(ABRA, AbraFixtures.read("lint-fatal-no-tty.constructed.txt"), 1);
 
         assertThat(rows).containsExactly(Row.skipped(Tier.LINT, null, SkipKind.UNVERIFIED,
                 AbraRecipeLint.NOT_RUN + "abra recipe lint exited 1: FATA inappropriate ioctl for device"));
@@ -177,7 +181,7 @@ class LintTierTest {
 
     @Test
     void aRecipeAbraCannotValidateIsOneFinding() throws Exception {
-        List<Row> rows = lint(DriverKind.ABRA, AbraFixtures.read("lint-fatal-env-sample.constructed.txt"), 1);
+        List<Row> rows = lint(ABRA, AbraFixtures.read("lint-fatal-env-sample.constructed.txt"), 1);
 
         assertThat(rows).singleElement().satisfies(r -> {
             assertThat(r.check()).isNull();
@@ -189,8 +193,8 @@ class LintTierTest {
 
     @Test
     void aFailedCommandWithoutATableIsOneNotRunMessageQuotingWhatAbraSaid() throws Exception {
-        List<Row> crashed = lint(DriverKind.ABRA, "panic: runtime error: index out of range\n", 2);
-        List<Row> unreadable = lint(DriverKind.ABRA, "INFO nothing to lint here\n", 0);
+        List<Row> crashed = lint(ABRA, "panic: runtime error: index out of range\n", 2);
+        List<Row> unreadable = lint(ABRA, "INFO nothing to lint here\n", 0);
 
         assertThat(crashed).singleElement().extracting(Row::message).asString()
                 .startsWith(AbraRecipeLint.NOT_RUN + "abra recipe lint exited 2:")
@@ -209,7 +213,7 @@ class LintTierTest {
         String changed = table.lines().filter(l -> !l.contains(" R016 "))
                 .map(l -> l.equals(r014) ? l + "\n" + r017 : l).collect(Collectors.joining("\n", "", "\n"));
 
-        List<Row> rows = lint(DriverKind.ABRA, changed, 0);
+        List<Row> rows = lint(ABRA, changed, 0);
 
         assertThat(skipped(rows)).containsExactly(
                 "R016: not checked: the lint reported no rule R016 (unver)",
@@ -220,7 +224,7 @@ class LintTierTest {
 
     @Test
     void underTheSwarmDriverTheEmbeddedRulesLintAndAbraIsNeverCalled() throws Exception {
-        List<Row> rows = lint(DriverKind.SWARM, AbraFixtures.read("lint-r014-error.constructed.txt"), 0);
+        List<Row> rows = lint(SWARM, AbraFixtures.read("lint-r014-error.constructed.txt"), 0);
 
         assertThat(rows).extracting(Row::check).containsExactlyElementsOf(RecipeLint.RULES);
         assertThat(dir.resolve("fake-abra-log")).doesNotExist();
@@ -229,12 +233,12 @@ class LintTierTest {
 
     @Test
     void theChecksAreKnownAtDiscoveryForEitherDriver() {
-        RunSettings swarm = settings(DriverKind.SWARM);
-        RunSettings abraRun = settings(DriverKind.ABRA);
+        RunSettings swarm = settings(SWARM);
+        RunSettings abraRun = settings(ABRA);
 
-        assertThat(new LintTier().checks(swarm)).extracting(Check::name).containsExactlyElementsOf(RecipeLint.RULES);
+        assertThat(new LintTier().checks(Drivers.of(swarm.driver()))).extracting(Check::name).containsExactlyElementsOf(RecipeLint.RULES);
         assertThat(new LintTier().checks()).extracting(Check::name).containsExactlyElementsOf(RecipeLint.RULES);
-        assertThat(new LintTier().checks(abraRun)).extracting(Check::name)
+        assertThat(new LintTier().checks(Drivers.of(abraRun.driver()))).extracting(Check::name)
                 .startsWith("R001", "R002").contains("R016").endsWith(AbraRecipeLint.UNLISTED).hasSize(17);
     }
 }

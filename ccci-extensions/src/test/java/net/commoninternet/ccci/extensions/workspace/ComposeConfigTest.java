@@ -137,7 +137,7 @@ class ComposeConfigTest {
 
         ComposeConfig whole = ComposeConfig.of(app, children);
         assertThat(whole.text().length()).isGreaterThan(ChildProcesses.HEAD_BYTES + ChildProcesses.TAIL_BYTES);
-        assertThatThrownBy(() -> new DeployPolicy(net.commoninternet.ccci.spi.DeployAllowance.NONE, children).check(app))
+        assertThatThrownBy(() -> new DeployPolicy(net.commoninternet.ccci.lifecycle.DeployAllowance.NONE, children).check(app))
                 .hasMessageStartingWith("memo: service evil mounts the host path / (volumes)");
     }
 

@@ -14,10 +14,9 @@ import java.util.Set;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
-import net.commoninternet.ccci.spi.DriverKind;
-import net.commoninternet.ccci.spi.RunPlan;
+import net.commoninternet.ccci.lifecycle.RunPlan;
+import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.spi.RunRecord;
-import net.commoninternet.ccci.spi.RunSettings;
 import net.commoninternet.ccci.spi.RunTimeline;
 import net.commoninternet.ccci.spi.SkipKind;
 import net.commoninternet.ccci.testing.Axe;
@@ -139,7 +138,7 @@ class ReportInBrowserTest {
     }
 
     private static RunSettings settings(String recipe, String runId) {
-        return new RunSettings(new RunSettings.Subject(recipe, 0, null, runId), EnumSet.allOf(Tier.class), DriverKind.SWARM,
+        return new RunSettings(new RunSettings.Subject(recipe, 0, null, runId), EnumSet.allOf(Tier.class), "swarm",
                 new RunSettings.HostPaths(runs, runs, runs, runs, Optional.empty()),
                 new RunSettings.Options(Duration.ofMinutes(60), false, Set.of(), "ccci.local/busybox:1"));
     }

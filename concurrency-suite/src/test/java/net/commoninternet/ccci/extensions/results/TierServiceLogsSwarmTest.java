@@ -24,16 +24,16 @@ import net.commoninternet.ccci.extensions.deployment.Dependencies;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
 import net.commoninternet.ccci.extensions.deployment.Prepared;
 import net.commoninternet.ccci.extensions.deployment.RunTools;
-import net.commoninternet.ccci.spi.DriverKind;
-import net.commoninternet.ccci.spi.RecipeUnderTest;
+import net.commoninternet.ccci.engine.StandaloneRun;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.ServiceLog;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.App;
-import net.commoninternet.ccci.spi.RunContext;
-import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.spi.LiveRun;
+import net.commoninternet.ccci.spi.TierContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,7 +59,8 @@ class TierServiceLogsSwarmTest {
     private DockerEngine docker;
     private DockerClient client;
     private final List<Path> attached = new CopyOnWriteArrayList<>();
-    private RunContext run;
+    private StandaloneRun run;
+    private LiveRun live;
 
     @BeforeEach
     void deploy() throws Exception {
@@ -74,15 +75,14 @@ class TierServiceLogsSwarmTest {
                                 "echo \"started with password=$SECRET\"; trap 'exit 0' TERM; sleep 600 & wait")))))
                 .exec();
         RunSettings settings = new RunSettings(new RunSettings.Subject("demo", 0, null, "logs-test"),
-                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), DriverKind.SWARM,
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), "swarm",
                 new RunSettings.HostPaths(runs, runs, runs, runs, Optional.empty()),
                 new RunSettings.Options(Duration.ofMinutes(5), false, Set.of(), LocalImages.BUSYBOX));
         App app = new App("demo", DOMAIN, runs, runs.resolve("demo.env"), Map.of("demo_pw_v1", SECRET));
         // The log collection reads the deployed app, its dependencies and the engine; nothing else of the run.
-        Deployment deployment = new Deployment(new Prepared(CiKeys.defaults(), null, null, null),
+        live = new Deployment(new Prepared(CiKeys.defaults(), settings.stages(), null, null, null),
                 new RunTools(docker, null, null), Dependencies.none(), app, null);
-        run = new RunContext(settings, RecipeUnderTest.plain(runs), settings.stages(), List.of(),
-                (file, type) -> attached.add(file)).withLive(deployment);
+        run = StandaloneRun.of(settings, runs);
     }
 
     @AfterEach
@@ -97,7 +97,7 @@ class TierServiceLogsSwarmTest {
         awaitLines(id, "started with", 2);
         TierServiceLogs logs = new TierServiceLogs();
 
-        logs.afterTier(run, Tier.INSTALL, null);
+        logs.afterTier(tier(Tier.INSTALL), null);
 
         Path install = runs.resolve("logs-test/logs/install/app.log");
         List<String> installLines = Files.readAllLines(install);
@@ -109,12 +109,17 @@ class TierServiceLogsSwarmTest {
         assertThat(exec.sh(exec.runningContainer(SERVICE), "echo \"upgrading password=$SECRET\" > /proc/1/fd/1").ok()).isTrue();
         awaitLines(id, "upgrading", 1);
 
-        logs.afterTier(run, Tier.UPGRADE, new AssertionError("a failed tier still gets its logs"));
+        logs.afterTier(tier(Tier.UPGRADE), new AssertionError("a failed tier still gets its logs"));
 
         Path upgrade = runs.resolve("logs-test/logs/upgrade/app.log");
         assertThat(Files.readAllLines(upgrade)).singleElement().asString().endsWith(" | upgrading password=********");
         assertThat(attached).containsExactly(install, upgrade);
         assertThat(Files.readString(install) + Files.readString(upgrade)).doesNotContain(SECRET);
+    }
+
+    /** The tier's view of the run, as the engine hands it to AfterTier extensions: its attachments recorded. */
+    private TierContext tier(Tier tier) {
+        return run.tier(tier, live, (file, type) -> attached.add(file));
     }
 
     /** Polls the service's whole log (a condition awaited, not a sleep) until it holds that many such lines. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ public final class AbraDriver implements AppDriver {
 
     /** Checked before a run creates anything: the driver is useless without the binary. */
     public static void requireBinary(String searchPath) {
-        boolean found = java.util.Arrays.stream(searchPath.split(":")).filter(dir -> !dir.isEmpty())
+        boolean found = Arrays.stream(searchPath.split(":")).filter(dir -> !dir.isEmpty())
                 .anyMatch(dir -> Files.isExecutable(Path.of(dir, ABRA)));
         if (!found) {
             throw new IllegalStateException("ccci.driver=abra needs the abra CLI on PATH: install abra, or run with"

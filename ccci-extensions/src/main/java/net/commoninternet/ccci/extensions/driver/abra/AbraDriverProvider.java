@@ -3,10 +3,10 @@ package net.commoninternet.ccci.extensions.driver.abra;
 import java.util.List;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.driver.DriverProvider;
+import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
-import net.commoninternet.ccci.spi.DriverKind;
 import org.apiguardian.api.API;
 
 /** The abra driver ({@code ccci.driver=abra}): what the production host runs. */
@@ -14,19 +14,19 @@ import org.apiguardian.api.API;
 public final class AbraDriverProvider implements DriverProvider {
 
     @Override
-    public DriverKind kind() {
-        return DriverKind.ABRA;
+    public String id() {
+        return "abra";
     }
 
     @Override
-    public List<String> lintChecks() {
+    public List<String> lintRules() {
         return AbraRecipeLint.CHECKS;
     }
 
     /** The driver is useless without the binary. */
     @Override
     public void requireAvailable() {
-        AbraDriver.requireBinary(System.getenv().getOrDefault("PATH", ""));
+        AbraDriver.requireBinary(ChildEnvironment.inherited().get(ChildEnvironment.PATH));
     }
 
     @Override

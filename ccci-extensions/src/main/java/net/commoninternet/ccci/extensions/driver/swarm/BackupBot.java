@@ -12,15 +12,23 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.lifetime.LongWait;
 import net.commoninternet.ccci.extensions.swarm.BackupLabels;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
-import net.commoninternet.ccci.spi.RunSettings;
+import net.commoninternet.ccci.lifecycle.RunSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +62,7 @@ final class BackupBot {
     /** One for the bot: it remembers which node's engine runs each container it found (a multi-node swarm). */
     private ContainerExec exec;
     /** The run's repository once {@code restic init} has made it (or failed to); null until asked for. */
-    private java.util.concurrent.CompletableFuture<Void> repositoryMade;
+    private CompletableFuture<Void> repositoryMade;
 
     /** Hooks bounded by the default ({@link RunSettings.HostTrust#DEFAULT_HOOK_TIMEOUT}). */
     BackupBot(DockerEngine docker, ChildProcesses processes, Path backupDir) {
@@ -116,7 +124,7 @@ final class BackupBot {
         // the places again, as the volumes are now: a link the app planted since the backup is refused early, in one line
         Map<DockerClient, List<BackupLabels.Place>> byNode = places(BackupLabels.backedUp(all));
         for (Map.Entry<DockerClient, List<BackupLabels.Place>> node : byNode.entrySet()) {
-            java.util.Set<String> volumes = volumes(node.getValue());
+            Set<String> volumes = volumes(node.getValue());
             for (String id : snapshotId.split(",")) {
                 List<String> command = new ArrayList<>(List.of("restore", id, "--target", "/"));
                 volumes.forEach(v -> command.addAll(List.of("--include", BackupLabels.Place.VOLUMES_ROOT + "/" + v)));
@@ -129,7 +137,7 @@ final class BackupBot {
 
     /** Every labelled place of the services, by the engine of the node its service's running container is on. */
     private Map<DockerClient, List<BackupLabels.Place>> places(List<Service> services) {
-        Map<DockerClient, List<BackupLabels.Place>> byNode = new java.util.LinkedHashMap<>();
+        Map<DockerClient, List<BackupLabels.Place>> byNode = new LinkedHashMap<>();
         for (Service service : services) {
             String container = runningContainer(service);
             DockerClient engine = exec().engineOf(container);
@@ -138,8 +146,8 @@ final class BackupBot {
         return byNode;
     }
 
-    private static java.util.Set<String> volumes(List<BackupLabels.Place> places) {
-        return places.stream().map(BackupLabels.Place::volume).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    private static Set<String> volumes(List<BackupLabels.Place> places) {
+        return places.stream().map(BackupLabels.Place::volume).collect(Collectors.toCollection(TreeSet::new));
     }
 
     private ResticContainer restic(String stack) {
@@ -237,7 +245,7 @@ final class BackupBot {
         if (repositoryMade != null) {
             return;
         }
-        repositoryMade = new java.util.concurrent.CompletableFuture<>();
+        repositoryMade = new CompletableFuture<>();
         Thread init = new Thread(() -> {
             try {
                 makeRepository();
@@ -253,13 +261,13 @@ final class BackupBot {
     /** The repository made (started now if nobody asked before); its failure as it was thrown. */
     void awaitRepository() throws IOException, InterruptedException {
         prepareRepository();
-        java.util.concurrent.CompletableFuture<Void> made;
+        CompletableFuture<Void> made;
         synchronized (this) {
             made = repositoryMade;
         }
         try {
             made.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             synchronized (this) {
                 if (repositoryMade == made) {
                     repositoryMade = null; // a later backup tries again
@@ -277,7 +285,7 @@ final class BackupBot {
 
     /** Waits (bounded) for a repository still being made, whatever comes of it: for the run's teardown. */
     void settle() {
-        java.util.concurrent.CompletableFuture<Void> made;
+        CompletableFuture<Void> made;
         synchronized (this) {
             made = repositoryMade;
         }
@@ -288,10 +296,10 @@ final class BackupBot {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (!made.isDone() && System.nanoTime() < deadline) {
             try {
-                made.get(deadline - System.nanoTime(), java.util.concurrent.TimeUnit.NANOSECONDS);
+                made.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 interrupted = true;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 break;
             }
         }

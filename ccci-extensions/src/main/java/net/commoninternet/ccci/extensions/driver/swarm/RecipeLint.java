@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -136,7 +137,7 @@ public final class RecipeLint {
             }
             if (versions.isEmpty()) {
                 problems.add(config.getKey() + " has no version in its name (name: ${STACK_NAME}_" + config.getKey()
-                        + "_${" + config.getKey().toUpperCase(java.util.Locale.ROOT) + "_VERSION})");
+                        + "_${" + config.getKey().toUpperCase(Locale.ROOT) + "_VERSION})");
             }
             versions.stream().filter(v -> !exported.contains(v))
                     .forEach(v -> problems.add(config.getKey() + "'s " + v + " is not exported by abra.sh"));

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.extensions.driver.swarm;
 
 import java.security.SecureRandom;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +29,7 @@ record SecretHints(int length, String alphabet) {
         alphabets.put("default", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
         alphabets.put("special", "!#%&()*+,-./:;<=>?@[]^_{|}~");
         alphabets.put("safespecial", "-_.~");
-        ALPHABETS = java.util.Collections.unmodifiableMap(alphabets);
+        ALPHABETS = Collections.unmodifiableMap(alphabets);
     }
 
     /**

@@ -5,7 +5,6 @@ import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.driver.DriverProvider;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
-import net.commoninternet.ccci.spi.DriverKind;
 import org.apiguardian.api.API;
 
 /** The embedded driver ({@code ccci.driver=swarm}, the default). */
@@ -13,12 +12,12 @@ import org.apiguardian.api.API;
 public final class SwarmDriverProvider implements DriverProvider {
 
     @Override
-    public DriverKind kind() {
-        return DriverKind.SWARM;
+    public String id() {
+        return "swarm";
     }
 
     @Override
-    public List<String> lintChecks() {
+    public List<String> lintRules() {
         return RecipeLint.RULES;
     }
 

@@ -20,7 +20,7 @@ import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
 import net.commoninternet.ccci.extensions.workspace.EnvFile;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
-import net.commoninternet.ccci.spi.DeployAllowance;
+import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

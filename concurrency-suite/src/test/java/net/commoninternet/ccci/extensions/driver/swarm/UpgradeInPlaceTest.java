@@ -14,7 +14,7 @@ import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.testing.MavenRun;
 import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
-import net.commoninternet.ccci.spi.DeployAllowance;
+import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
-package net.commoninternet.ccci.spi;
+package net.commoninternet.ccci.lifecycle;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,7 +20,7 @@ import org.apiguardian.api.API;
  * {@code =}, the one value it allows (a host path, a capability, a network, a port, a name);
  * without a value it allows every value of that key, which the warning says too.
  */
-@API(status = API.Status.EXPERIMENTAL)
+@API(status = API.Status.INTERNAL)
 public record DeployAllowance(Set<Entry> entries, String source) {
 
     /** The compose keys an operator may allow, as the deploy policy names them in its refusals. */
@@ -72,7 +73,7 @@ public record DeployAllowance(Set<Entry> entries, String source) {
     /** The entries for {@code recipe}, in a stable order (for the run's warning). */
     public List<Entry> of(String recipe) {
         List<Entry> mine = new ArrayList<>(entries.stream().filter(e -> e.recipe().equals(recipe)).toList());
-        mine.sort(java.util.Comparator.comparing(Entry::toString));
+        mine.sort(Comparator.comparing(Entry::toString));
         return mine;
     }
 

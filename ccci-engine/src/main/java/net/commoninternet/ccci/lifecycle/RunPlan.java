@@ -1,4 +1,4 @@
-package net.commoninternet.ccci.spi;
+package net.commoninternet.ccci.lifecycle;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -12,19 +12,25 @@ import org.apiguardian.api.API;
  * ({@link RunLifecycle#beginPlan}, {@link RunLifecycle#endPlan}). A plan of several recipes has
  * the command's run id, and each of its runs {@code <run id>-<recipe>}.
  */
-@API(status = API.Status.EXPERIMENTAL)
+@API(status = API.Status.INTERNAL)
 public final class RunPlan {
 
     private final String runId;
     private final List<RunSettings> runs;
-    private final RunContext.Attachments attachments;
+    private final Attachments attachments;
+
+    /** Where a file attached to a node of the test report goes: that node's output directory. */
+    @FunctionalInterface
+    public interface Attachments {
+        void attach(Path file, String mediaType) throws IOException;
+    }
 
     /**
      * @param runId the command's run id (a single run's own)
      * @param runs the runs, in the plan's order
      * @param attachments where {@link #attach} puts a file: the plan's root node of the test report
      */
-    public RunPlan(String runId, List<RunSettings> runs, RunContext.Attachments attachments) {
+    public RunPlan(String runId, List<RunSettings> runs, Attachments attachments) {
         this.runId = Objects.requireNonNull(runId);
         this.runs = List.copyOf(runs);
         this.attachments = Objects.requireNonNull(attachments);

@@ -1,7 +1,9 @@
-package net.commoninternet.ccci.spi;
+package net.commoninternet.ccci.lifecycle;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -11,16 +13,18 @@ import org.apiguardian.api.API;
 /**
  * Everything a run is told from outside, read once at discovery (see the engine's
  * {@code Constants} for each key). Immutable and validated: a run never re-reads the
- * environment half-way.
+ * environment half-way. Internal: the engine reads it and ccci's own lifecycle acts on it; tiers
+ * and extensions see a {@link net.commoninternet.ccci.spi.RunContext}, never the settings.
  *
  * @param subject what is tested: recipe, pull request, ref, run id
  * @param stages the tiers selected by {@code ccci.stages}
- * @param driver who acts on the app
+ * @param driver the id of who acts on the app ({@code ccci.driver}), one of the
+ *        {@link net.commoninternet.ccci.spi.Driver}s found on the class path
  * @param paths where the run's inputs and its host state live
  * @param options how the run behaves: deadline, staging, the approved list, the probe image
  */
-@API(status = API.Status.EXPERIMENTAL)
-public record RunSettings(Subject subject, Set<Tier> stages, DriverKind driver, HostPaths paths, Options options) {
+@API(status = API.Status.INTERNAL)
+public record RunSettings(Subject subject, Set<Tier> stages, String driver, HostPaths paths, Options options) {
 
     /**
      * @param recipe the recipe name, already checked to be a plain name
@@ -144,7 +148,7 @@ public record RunSettings(Subject subject, Set<Tier> stages, DriverKind driver, 
 
     public RunSettings {
         Objects.requireNonNull(subject, "subject");
-        stages = stages.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(stages));
+        stages = stages.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(stages));
         Objects.requireNonNull(driver, "driver");
         Objects.requireNonNull(paths, "paths");
         Objects.requireNonNull(options, "options");

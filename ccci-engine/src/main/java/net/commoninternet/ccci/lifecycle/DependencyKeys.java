@@ -1,4 +1,4 @@
-package net.commoninternet.ccci.spi;
+package net.commoninternet.ccci.lifecycle;
 
 import java.util.Map;
 import net.commoninternet.ccci.api.CiKeys;
@@ -10,7 +10,7 @@ import org.apiguardian.api.API;
  * {@code WARM_CANONICAL} says whether a run may use its long-lived warm app instead of deploying
  * it cold.
  */
-@API(status = API.Status.EXPERIMENTAL)
+@API(status = API.Status.INTERNAL)
 public record DependencyKeys(Map<String, CiKeys> byRecipe) {
 
     public DependencyKeys {

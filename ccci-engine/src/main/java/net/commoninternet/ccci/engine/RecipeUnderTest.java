@@ -1,11 +1,11 @@
-package net.commoninternet.ccci.spi;
+package net.commoninternet.ccci.engine;
 
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.RecipeCustomization;
-import org.apiguardian.api.API;
+import net.commoninternet.ccci.lifecycle.DependencyKeys;
 
 /**
  * The recipe a run tests, as discovery found it: its source folder, its validated CI keys, its
@@ -13,11 +13,10 @@ import org.apiguardian.api.API;
  *
  * @param source the recipe's folder in {@code ccci.recipes}; runs clone it, never change it
  */
-@API(status = API.Status.EXPERIMENTAL)
-public record RecipeUnderTest(Path source, CiKeys keys, Optional<RecipeCustomization> customization,
-                              DependencyKeys dependencyKeys) {
+record RecipeUnderTest(Path source, CiKeys keys, Optional<RecipeCustomization> customization,
+                       DependencyKeys dependencyKeys) {
 
-    public RecipeUnderTest {
+    RecipeUnderTest {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(customization, "customization");
@@ -25,7 +24,7 @@ public record RecipeUnderTest(Path source, CiKeys keys, Optional<RecipeCustomiza
     }
 
     /** A recipe without customization: default keys, no dependencies. */
-    public static RecipeUnderTest plain(Path source) {
+    static RecipeUnderTest plain(Path source) {
         return new RecipeUnderTest(source, CiKeys.defaults(), Optional.empty(), DependencyKeys.none());
     }
 }

@@ -1,0 +1,31 @@
+package net.commoninternet.ccci.lifecycle;
+
+import org.apiguardian.api.API;
+
+/**
+ * The environment variables the production host already uses, each spelled here once. The engine
+ * reads them at discovery, each when its configuration key is unset (the engine's
+ * {@code Constants} documents each key); {@link #ABRA_DIR} is also abra's own name for its folder,
+ * which the lifecycle sets for every child of a run to the run's own.
+ */
+@API(status = API.Status.INTERNAL)
+public final class HostVariables {
+
+    /** abra's folder: the canonical one the engine reads ({@code ccci.abra-dir}); each run's children get the run's own. */
+    public static final String ABRA_DIR = "ABRA_DIR";
+    /** {@code ccci.app-lock-dir}. */
+    public static final String APP_LOCK_DIR = "CCCI_APP_LOCK_DIR";
+    /** {@code ccci.runs-dir}. */
+    public static final String RUNS_DIR = "CCCI_RUNS_DIR";
+    /** {@code ccci.skip-fetch}. */
+    public static final String SKIP_FETCH = "CCCI_SKIP_FETCH";
+    /** {@code ccci.approved-recipes}. */
+    public static final String APPROVED_RECIPES = "CCCI_APPROVED_RECIPES";
+    /** {@code ccci.stages}. */
+    public static final String STAGES = "STAGES";
+    /** The run id when {@code ccci.run-id} is unset (Drone's build number). */
+    public static final String DRONE_BUILD_NUMBER = "DRONE_BUILD_NUMBER";
+
+    private HostVariables() {
+    }
+}

@@ -1,0 +1,31 @@
+package net.commoninternet.ccci.lifecycle;
+
+import java.nio.file.Path;
+import java.util.function.UnaryOperator;
+import net.commoninternet.ccci.spi.RunContext;
+import org.apiguardian.api.API;
+
+/**
+ * The run as the engine hands it to the lifecycle: what the extensions see of it, and what only
+ * the lifecycle needs to make the run (its settings, the recipe's source, its dependencies' keys)
+ * and to tell the engine how its secrets are masked. Attachments go to the recipe's node.
+ */
+@API(status = API.Status.INTERNAL)
+public interface LifecycleContext extends RunContext {
+
+    /** What the run is told, read at discovery. */
+    RunSettings settings();
+
+    /** The recipe's source as found in {@code ccci.recipes}; runs clone it, never change it. */
+    Path recipeSource();
+
+    /** The CI keys of the recipe's dependencies ({@code DEPS}). */
+    DependencyKeys dependencyKeys();
+
+    /**
+     * How the run masks its secret values in text: the engine passes every failure and skip
+     * message through it before reporting (Surefire writes reports in Maven's process, outside any
+     * console filter of the run's), and every view's {@link #redact} uses it.
+     */
+    void redactWith(UnaryOperator<String> redactor);
+}

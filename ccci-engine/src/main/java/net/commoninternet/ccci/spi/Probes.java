@@ -1,0 +1,48 @@
+package net.commoninternet.ccci.spi;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import net.commoninternet.ccci.api.CiKeys;
+import org.apiguardian.api.API;
+
+/**
+ * Probes of the live app, each from the app's probe container on the proxy network, the way the
+ * production proxy reaches it.
+ */
+@API(status = API.Status.EXPERIMENTAL)
+public interface Probes {
+
+    /** One probe's outcome, with what was seen. */
+    record Outcome(boolean ok, String detail) {
+    }
+
+    /**
+     * The last answer of an HTTP wait.
+     *
+     * @param url where the request went ({@code http://tasks.<service>:<port><path>})
+     * @param status the HTTP status, -1 when nothing answered
+     * @param detail the status, or why nothing answered
+     */
+    record Answer(String url, int status, String detail) {
+    }
+
+    /**
+     * GETs {@code path} with the app's domain as Host until the answer is one of {@code ok} or
+     * {@code timeout} ends; empty when no service of the app is routed (no {@code traefik.enable=true}
+     * with a {@code loadbalancer.server.port}).
+     */
+    Optional<Answer> awaitHttp(String path, List<Integer> ok, Duration timeout) throws InterruptedException;
+
+    /** Repeats {@code probe} until it passes or {@code timeout} ends; the last outcome. */
+    Outcome await(CiKeys.Probe probe, Duration timeout) throws InterruptedException;
+
+    /** Up to {@code attempts} tries of {@code probe}, a pause apart: the first pass or the last failure. */
+    Outcome retry(CiKeys.Probe probe, int attempts) throws InterruptedException;
+
+    /**
+     * The recipe's {@code READY_PROBE} verdict, awaited once for the run: the lifecycle awaits it
+     * before the tiers, and a later call gives that verdict rather than waiting a second time.
+     */
+    Outcome readiness(CiKeys.Probe probe, Duration timeout) throws InterruptedException;
+}

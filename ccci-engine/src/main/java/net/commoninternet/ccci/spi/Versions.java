@@ -1,0 +1,53 @@
+package net.commoninternet.ccci.spi;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/** The app's versions: what the run deploys first and upgrades to, what is deployed now, and the in-place redeploy. */
+@API(status = API.Status.EXPERIMENTAL)
+public interface Versions {
+
+    /**
+     * The upgrade the run tests.
+     *
+     * @param base the release deployed first; empty when there is no upgrade to test
+     * @param head the commit under test, which the upgrade moves to
+     * @param headVersion the head's recipe version, if it declares one
+     * @param reason why there is no base, when there is none
+     */
+    record Upgrade(Optional<String> base, String head, Optional<String> headVersion, String reason) {
+        public Upgrade {
+            Objects.requireNonNull(base, "base");
+            Objects.requireNonNull(head, "head");
+            Objects.requireNonNull(headVersion, "headVersion");
+        }
+    }
+
+    /**
+     * What is deployed, read from the swarm.
+     *
+     * @param version the recipe version label of the deployed stack, if any
+     * @param images each service's image, by compose name
+     */
+    record Deployed(Optional<String> version, Map<String, String> images) {
+        public Deployed {
+            Objects.requireNonNull(version, "version");
+            images = Map.copyOf(images);
+        }
+    }
+
+    /** The run's upgrade: its base (deployed first) and its head. */
+    Upgrade upgrade();
+
+    /** What is deployed now. */
+    Deployed deployed();
+
+    /**
+     * Moves the app's tree to {@code commit} and redeploys it in place (the same app, not a new
+     * deploy in the deploy count), then waits for it to converge, as long as its deploy timeout
+     * says. A config the commit changed without a new name fails here, naming the version to bump.
+     */
+    Convergence redeployTo(String commit) throws Exception;
+}

@@ -1,0 +1,63 @@
+package net.commoninternet.ccci.extensions.deployment;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import net.commoninternet.ccci.api.CiKeys;
+import net.commoninternet.ccci.extensions.swarm.AppProbes;
+import net.commoninternet.ccci.extensions.swarm.HttpProbe;
+import net.commoninternet.ccci.spi.Probes;
+
+/** The run's probes of its app: the HTTP probe's and the recipe's own ({@link AppProbes}), from its probe container. */
+final class LiveProbes implements Probes {
+
+    private final Deployment deployment;
+    /** The READY_PROBE's verdict, awaited once for the run; null until then. Guarded by this. */
+    private Outcome readiness;
+
+    LiveProbes(Deployment deployment) {
+        this.deployment = deployment;
+    }
+
+    @Override
+    public Optional<Answer> awaitHttp(String path, List<Integer> ok, Duration timeout) throws InterruptedException {
+        HttpProbe http = deployment.tools().http();
+        Optional<HttpProbe.Target> target = http.target(deployment.deployed().stack());
+        if (target.isEmpty()) {
+            return Optional.empty();
+        }
+        HttpProbe.Answer answer = http.await(target.get(), deployment.deployed().domain(), path, ok, timeout);
+        return Optional.of(new Answer(target.get().url(path), answer.status(), answer.detail()));
+    }
+
+    @Override
+    public Outcome await(CiKeys.Probe probe, Duration timeout) throws InterruptedException {
+        return of(app().await(probe, timeout));
+    }
+
+    @Override
+    public Outcome retry(CiKeys.Probe probe, int attempts) throws InterruptedException {
+        return of(app().retry(probe, attempts));
+    }
+
+    /**
+     * Awaited once for the run: the lifecycle awaits it before the tiers and INSTALL's
+     * {@code ready-probe} check gives that verdict, rather than waiting for the probe a second time.
+     */
+    @Override
+    public synchronized Outcome readiness(CiKeys.Probe probe, Duration timeout) throws InterruptedException {
+        if (readiness == null) {
+            readiness = await(probe, timeout);
+        }
+        return readiness;
+    }
+
+    private AppProbes app() {
+        return new AppProbes(deployment.tools().http(), deployment.exec(), deployment.deployed().stack(),
+                deployment.deployed().domain(), deployment.prepared().keys().healthOk());
+    }
+
+    private static Outcome of(AppProbes.Outcome outcome) {
+        return new Outcome(outcome.ok(), outcome.detail());
+    }
+}

@@ -1,0 +1,10 @@
+package net.commoninternet.ccci.extensions.tiers;
+
+import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+
+/** ArchitectureTest's fixture: a tier that reaches the swarm around the SPI, what no tier may do. */
+final class WrongArrowFromATier {
+    String engine(DockerEngine docker) {
+        return docker.host();
+    }
+}

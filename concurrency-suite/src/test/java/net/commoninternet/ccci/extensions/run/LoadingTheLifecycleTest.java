@@ -1,0 +1,42 @@
+package net.commoninternet.ccci.extensions.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.ServiceLoader;
+import net.commoninternet.ccci.lifecycle.RunLifecycle;
+import net.commoninternet.ccci.testing.Helper;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Loading ccci's lifecycle starts nothing: a JVM in which the engine finds it (every build with
+ * ccci-extensions on its class path, a module's own tests included) opens no engine connection and
+ * starts no thread until the engine found runs to execute and called its warm-up. A fresh JVM of
+ * its own, since in this one the engine's discovery has loaded the class already.
+ */
+class LoadingTheLifecycleTest {
+
+    @Test
+    void theLifecycleStartsItsThreadsAtItsWarmUpNeverWhenItsClassLoads() throws Exception {
+        try (Helper jvm = Helper.jvm(LoadAndWarmUp.class)) {
+            assertThat(jvm.awaitLine("loaded ")).endsWith("loaded net.commoninternet.ccci.extensions.run.RecipeCiRun, threads []");
+            // the same look sees them once they are started: it can tell
+            assertThat(jvm.awaitLine("warmed up, threads")).contains("ccci-engine-connect", "ccci-load-posix");
+        }
+    }
+
+    /** As the engine's discovery loads it, then its warm-up; prints ccci's threads after each. */
+    public static final class LoadAndWarmUp {
+        public static void main(String[] args) {
+            RunLifecycle lifecycle = ServiceLoader.load(RunLifecycle.class).findFirst().orElseThrow();
+            System.out.println("loaded " + lifecycle.getClass().getName() + ", threads " + ccciThreads());
+            lifecycle.warmUp();
+            System.out.println("warmed up, threads " + ccciThreads());
+        }
+
+        private static List<String> ccciThreads() {
+            return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("ccci-"))
+                    .sorted().toList();
+        }
+    }
+}
