@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -124,7 +125,7 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
 
             /** As the operator writes it in {@code ccci.host.unconfined}. */
             public String key() {
-                return name().toLowerCase(java.util.Locale.ROOT);
+                return name().toLowerCase(Locale.ROOT);
             }
         }
 

@@ -7,6 +7,8 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqu
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -331,7 +333,7 @@ class EngineDiscoveryTest {
             assertThat(s.recipeCodeApproved()).isTrue();
         });
 
-        Map<String, String> keyToo = new java.util.HashMap<>(config);
+        Map<String, String> keyToo = new HashMap<>(config);
         keyToo.put(Constants.APPROVED_RECIPES, "custom-html");
         assertThat(new SettingsReader(new MapParameters(keyToo), env, 1, DRIVERS).read("demo"))
                 .get().extracting(s -> s.options().approvedRecipes()).isEqualTo(Set.of("custom-html"));
@@ -385,10 +387,10 @@ class EngineDiscoveryTest {
     void theDeployAllowanceFileIsReadOnlyIfItIsRootsAloneAndRefusedInOneSentenceOtherwise(@TempDir Path etc)
             throws Exception {
         Path folder = Files.createDirectories(etc.resolve("ccci"));
-        Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path file = Files.writeString(folder.resolve("deploy-allowance"),
                 "# the proxy needs the socket\n\ntraefik:volumes=/var/run/docker.sock\n  demo:ports  \n");
-        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
 
         DeployAllowance allowance = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo",
                 Constants.DEPLOY_ALLOWANCE_FILE, file.toString(), Constants.DEPLOY_ALLOWANCE, "demo:cap_add=NET_ADMIN"))
@@ -411,17 +413,17 @@ class EngineDiscoveryTest {
         Files.writeString(file, "demo:ports\n");
 
         // anyone but root could have written it: refused, never read
-        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-r--"));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-r--"));
         assertThat(refusal(file)).contains("the file " + file + " is group-writable");
-        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--rw-"));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--rw-"));
         assertThat(refusal(file)).contains("the file " + file + " is world-writable");
-        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         Files.setAttribute(file, "unix:uid", 65534);
         assertThat(refusal(file)).contains("the file " + file + " is owned by uid 65534, not root");
         Files.setAttribute(file, "unix:uid", 0);
-        Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxrwxrwx"));
         assertThat(refusal(file)).contains("the folder " + folder + " is group-writable");
-        Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path link = Files.createSymbolicLink(folder.resolve("link"), file);
         assertThat(refusal(link)).contains(link + " is a symbolic link");
         Path dir = Files.createDirectories(folder.resolve("dir"));

@@ -14,6 +14,7 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.SkipKind;
@@ -78,7 +79,7 @@ class EngineExecutionTest {
         // not an assertion: an error still, under a type that says why its message changed
         results.containerEvents().assertThatEvents().haveExactly(1, event(container("lint"),
                 finishedWithFailure(message("java.lang.IllegalStateException: lint operation ********"))));
-        assertThat(RecordingLifecycle.lastRecord).extracting(RunRecord.Row::message).filteredOn(java.util.Objects::nonNull)
+        assertThat(RecordingLifecycle.lastRecord).extracting(RunRecord.Row::message).filteredOn(Objects::nonNull)
                 .isNotEmpty().noneMatch(m -> m.contains("planted") || m.contains("broke"));
     }
 

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
@@ -385,7 +387,7 @@ public final class AppDomainLease {
             if (stopRequested.getAsBoolean()) {
                 return List.of();
             }
-            for (java.util.Iterator<Seen> it = pending.iterator(); it.hasNext();) {
+            for (Iterator<Seen> it = pending.iterator(); it.hasNext();) {
                 Seen first = it.next();
                 try {
                     Seen now = look(first.domain());
@@ -488,7 +490,7 @@ public final class AppDomainLease {
                 calls.submit(this::renew).get(timing.heartbeat().toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException | java.util.concurrent.RejectedExecutionException e) {
+            } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
                 // not confirmed now: the answer is the state as it stands
             }
             return confirmed();
@@ -675,7 +677,7 @@ public final class AppDomainLease {
                     nextAt = clock.getAsLong() + timing.retry().toNanos();
                 } catch (InterruptedException e) {
                     return;
-                } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                } catch (RejectedExecutionException shutDown) {
                     return;
                 }
             }

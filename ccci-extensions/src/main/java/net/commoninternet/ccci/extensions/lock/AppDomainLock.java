@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
@@ -42,7 +43,7 @@ public final class AppDomainLock {
         private final Path path;
         private final int fd;
         /** Once per handle: a descriptor number a later lock reuses must never be closed by a stale handle. */
-        private final java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        private final AtomicBoolean released = new AtomicBoolean();
 
         private Held(Path path, int fd) {
             this.path = path;

@@ -5,6 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +105,7 @@ public final class Janitor {
     /** The swarm's app-domain leases; null for a janitor that judges by this host's flocks alone (tests that deploy nothing). */
     private final AppDomainLease leases;
     /** The swarm's "now", read once per sweep when a lease from another host is first seen. */
-    private java.time.Instant swarmNow;
+    private Instant swarmNow;
 
     /** A janitor of one host: the flock is the only evidence (tests of the flock logic, which touch no swarm). */
     public Janitor(Path lockDir, Duration longHeld, Reaper reaper) {
@@ -141,7 +144,7 @@ public final class Janitor {
         List<String> tidyable = lockfileDomains().stream().filter(d -> !runApps.contains(d)).toList();
         int left = runApps.size() + tidyable.size();
         swarmNow = null;
-        List<AppDomainLease.Seen> watched = new java.util.ArrayList<>();
+        List<AppDomainLease.Seen> watched = new ArrayList<>();
         for (String domain : runApps) {
             if (stopped(stopRequested, left)) {
                 return outcomes;
@@ -169,7 +172,7 @@ public final class Janitor {
             left--;
         }
         Map<Outcome, Long> counts = outcomes.values().stream()
-                .collect(Collectors.groupingBy(o -> o, () -> new java.util.EnumMap<>(Outcome.class), Collectors.counting()));
+                .collect(Collectors.groupingBy(o -> o, () -> new EnumMap<>(Outcome.class), Collectors.counting()));
         LOG.info("== janitor: {} run app(s) found; {} ==", found, counts.isEmpty() ? "nothing to do" : counts);
         return outcomes;
     }
@@ -283,7 +286,7 @@ public final class Janitor {
     }
 
     /** Read once per sweep; a failure to read it is the lease's being unreadable ({@code LEASE_UNKNOWN}). */
-    private java.time.Instant swarmNow() {
+    private Instant swarmNow() {
         if (swarmNow == null) {
             try {
                 swarmNow = leases.swarmNow();
@@ -387,17 +390,17 @@ public final class Janitor {
     }
 
     /** A lockfile with no app behind it: unlinked if unheld, under its own probe lock. */
-    private java.util.Optional<Outcome> tidy(String domain) {
+    private Optional<Outcome> tidy(String domain) {
         Path path = AppDomainLock.path(lockDir, domain);
         try (LockFile probe = LockFile.open(path)) {
             if (probe.tryLock() && probe.isStillAtPath()) {
                 probe.unlink();
-                return java.util.Optional.of(Outcome.TIDIED);
+                return Optional.of(Outcome.TIDIED);
             }
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (IOException e) {
             LOG.warn("janitor: skipping lockfile of {}: {}", domain, e.getMessage());
-            return java.util.Optional.of(Outcome.UNOPENABLE);
+            return Optional.of(Outcome.UNOPENABLE);
         }
     }
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -60,9 +61,9 @@ public final class JanitorCandidates {
                 continue;
             }
             try {
-                var volumes = node.engine().get().listVolumesCmd().withFilter("label", java.util.List.of(StackLabels.NAMESPACE))
+                var volumes = node.engine().get().listVolumesCmd().withFilter("label", List.of(StackLabels.NAMESPACE))
                         .exec().getVolumes();
-                (volumes == null ? java.util.List.<com.github.dockerjava.api.command.InspectVolumeResponse>of() : volumes)
+                (volumes == null ? List.<com.github.dockerjava.api.command.InspectVolumeResponse>of() : volumes)
                         .forEach(v -> {
                             String stack = v.getLabels() == null ? null : v.getLabels().get(StackLabels.NAMESPACE);
                             if (stack != null && AppNaming.isRunApp(stack.replace('_', '.'))) {

@@ -1,10 +1,15 @@
 package net.commoninternet.ccci.extensions.lock;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 import org.apiguardian.api.API;
 
 /**
@@ -51,7 +56,7 @@ public final class RunIdLock {
         }
         Files.createDirectories(runDir);
         // the run's evidence (logs, env copies, results) is root's alone: 0700, whoever made the folder first
-        Files.setPosixFilePermissions(runDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Files.setPosixFilePermissions(runDir, PosixFilePermissions.fromString("rwx------"));
         try (LockFile file = LockFile.open(runDir.resolve(FILE))) {
             if (!file.tryLock()) {
                 throw new IllegalStateException("run id " + runId + " belongs to a live run (its folder " + runDir
@@ -70,25 +75,25 @@ public final class RunIdLock {
      * its target is not the run's. Best effort: a file that cannot be changed is left as it is.
      */
     public static void keepPrivate(Path runDir) {
-        try (java.util.stream.Stream<Path> paths = Files.walk(runDir)) {
+        try (Stream<Path> paths = Files.walk(runDir)) {
             paths.forEach(path -> {
                 try {
-                    if (Files.isDirectory(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
                         Files.setPosixFilePermissions(path, PRIVATE_FOLDER);
-                    } else if (Files.isRegularFile(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    } else if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
                         Files.setPosixFilePermissions(path, PRIVATE_FILE);
                     }
                 } catch (IOException | UnsupportedOperationException e) {
                     // gone since the walk saw it, or not ours to change: the folder's 0700 still holds
                 }
             });
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             // the folder is gone or unreadable (a full disk does not stop it being 0700)
         }
     }
 
-    private static final Set<java.nio.file.attribute.PosixFilePermission> PRIVATE_FILE =
-            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
-    private static final Set<java.nio.file.attribute.PosixFilePermission> PRIVATE_FOLDER =
-            java.nio.file.attribute.PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> PRIVATE_FILE =
+            PosixFilePermissions.fromString("rw-------");
+    private static final Set<PosixFilePermission> PRIVATE_FOLDER =
+            PosixFilePermissions.fromString("rwx------");
 }

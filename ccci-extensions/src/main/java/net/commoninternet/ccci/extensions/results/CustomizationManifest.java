@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.results;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,7 @@ public final class CustomizationManifest {
         manifest.put("keys", SecretMasking.mask(null, new TreeMap<>(keys.asMap()), secrets));
         manifest.put("not_acted_on", keys.notActedOn());
         List<Method> methods = customization.map(c -> Arrays.stream(c.getClass().getDeclaredMethods())
-                .sorted(java.util.Comparator.comparing(Method::getName)).toList()).orElse(List.of());
+                .sorted(Comparator.comparing(Method::getName)).toList()).orElse(List.of());
         manifest.put("hooks", methods.stream().filter(m -> m.isAnnotationPresent(BeforeOperation.class))
                 .map(m -> "pre_" + m.getAnnotation(BeforeOperation.class).value().id() + ": " + m.getName()).toList());
         manifest.put("assertions", methods.stream().filter(m -> m.isAnnotationPresent(AfterOperation.class))

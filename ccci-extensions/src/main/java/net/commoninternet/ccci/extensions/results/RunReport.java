@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
 /**
@@ -44,7 +47,7 @@ public final class RunReport {
      * written to results.json); the service logs' tails it shows are masked with {@code secrets}.
      */
     @SuppressWarnings("unchecked")
-    static void write(Path runDir, Map<String, Object> results, java.util.Collection<String> secrets) throws IOException {
+    static void write(Path runDir, Map<String, Object> results, Collection<String> secrets) throws IOException {
         Files.createDirectories(runDir);
         int level = ((Number) results.get("level")).intValue();
         String badge = badge(level);
@@ -64,7 +67,7 @@ public final class RunReport {
         }
         return "timings: " + phases.stream().map(p -> p.get("phase") + " "
                 + Templates.duration(((Number) p.get("duration_ms")).longValue())
-                + ("failed".equals(p.get("outcome")) ? " (failed)" : "")).collect(java.util.stream.Collectors.joining(", "))
+                + ("failed".equals(p.get("outcome")) ? " (failed)" : "")).collect(Collectors.joining(", "))
                 + "; total " + Templates.duration(((Number) timings.get("total_ms")).longValue());
     }
 
@@ -182,7 +185,7 @@ public final class RunReport {
             row.put("name", name);
             row.put("start", Templates.duration(((Number) phase.get("start_ms")).longValue()));
             row.put("duration", Templates.duration(millis));
-            row.put("percent", String.format(java.util.Locale.ROOT, "%.2f", 100 * millis / total));
+            row.put("percent", String.format(Locale.ROOT, "%.2f", 100 * millis / total));
             row.put("kind", SETUP.contains(name) ? "setup" : name.equals("teardown") ? "teardown" : "tier");
             row.put("outcome", phase.get("outcome"));
             row.put("failed", "failed".equals(phase.get("outcome")));

@@ -3,17 +3,21 @@ package net.commoninternet.ccci.extensions.results;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -284,8 +288,8 @@ public final class RunResults {
     private static final String CCCI_VERSION = ccciVersion();
 
     private static String ccciVersion() {
-        java.util.Properties properties = new java.util.Properties();
-        try (java.io.InputStream in = RunResults.class.getResourceAsStream("ccci.properties")) {
+        Properties properties = new Properties();
+        try (InputStream in = RunResults.class.getResourceAsStream("ccci.properties")) {
             if (in != null) {
                 properties.load(in);
             }
@@ -304,7 +308,7 @@ public final class RunResults {
         int overlap = values.stream().mapToInt(v -> v.getBytes(StandardCharsets.UTF_8).length).max().orElse(0);
         List<byte[]> needles = values.stream().map(v -> v.getBytes(StandardCharsets.UTF_8)).toList();
         byte[] buffer = new byte[(1 << 20) + overlap];
-        try (java.io.InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = Files.newInputStream(file)) {
             int filled = 0;
             while (true) {
                 int read = in.readNBytes(buffer, filled, buffer.length - filled);
@@ -331,9 +335,9 @@ public final class RunResults {
      */
     static Map<String, Object> timings(RunTimeline timeline) {
         Map<String, Object> timings = new LinkedHashMap<>();
-        timings.put("started_at", timeline.startedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
+        timings.put("started_at", timeline.startedAt().truncatedTo(ChronoUnit.MILLIS).toString());
         timings.put("total_ms", timeline.elapsed().toMillis());
-        timings.put("phases", timeline.phases().stream().sorted(java.util.Comparator.comparing(RunTimeline.Phase::start))
+        timings.put("phases", timeline.phases().stream().sorted(Comparator.comparing(RunTimeline.Phase::start))
                 .map(p -> {
                     Map<String, Object> phase = new LinkedHashMap<>();
                     phase.put("phase", p.name());

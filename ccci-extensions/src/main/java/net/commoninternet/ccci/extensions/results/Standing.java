@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.results.RunResults.Rung;
@@ -82,7 +83,7 @@ record Standing(String verdict, Map<String, Object> counts, Optional<Map<String,
         return "none of its checks ran (the run stopped before them)";
     }
 
-    private static Optional<Row> first(List<Row> rows, java.util.function.Predicate<Row> which) {
+    private static Optional<Row> first(List<Row> rows, Predicate<Row> which) {
         return rows.stream().filter(which).findFirst();
     }
 

@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.results;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -66,6 +67,6 @@ final class SummaryMarkdown {
     /** {@code value} as literal Markdown text: what could open markup escaped, on one line. */
     static String text(Object value) {
         String line = String.valueOf(value).replaceAll("\\s+", " ").strip();
-        return MARKUP.matcher(line).replaceAll(m -> "\\\\" + java.util.regex.Matcher.quoteReplacement(m.group()));
+        return MARKUP.matcher(line).replaceAll(m -> "\\\\" + Matcher.quoteReplacement(m.group()));
     }
 }

@@ -5,7 +5,9 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -46,7 +48,7 @@ final class TierLogs {
         }
         try (Stream<Path> files = Files.walk(dir)) {
             List<Path> logs = files.filter(Files::isRegularFile).sorted().toList();
-            java.util.ArrayList<Log> out = new java.util.ArrayList<>();
+            ArrayList<Log> out = new ArrayList<>();
             for (Path file : logs) {
                 String path = runDir.relativize(file).toString().replace('\\', '/');
                 out.add(new Log(path, tails ? tail(file) : null));
@@ -57,7 +59,7 @@ final class TierLogs {
 
     /** The model of one log for the report's template. */
     static Map<String, Object> model(Log log) {
-        Map<String, Object> model = new java.util.HashMap<>();
+        Map<String, Object> model = new HashMap<>();
         model.put("path", log.path());
         model.put("name", log.path().substring(log.path().indexOf('/', "logs/".length()) + 1));
         model.put("tail", log.tail() == null ? "" : log.tail());

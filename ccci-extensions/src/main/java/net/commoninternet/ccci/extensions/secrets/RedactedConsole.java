@@ -8,11 +8,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apiguardian.api.API;
 
 /**
@@ -42,10 +47,10 @@ public final class RedactedConsole implements AutoCloseable {
     private final PrintStream originalOut;
     private final PrintStream originalErr;
     /** Files that get every line. */
-    private final java.util.List<OutputStream> logFiles = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<OutputStream> logFiles = new CopyOnWriteArrayList<>();
     /** Each live run's run.log, by the thread that runs it. */
     private final Map<Thread, RunLog> runLogs = new ConcurrentHashMap<>();
-    private volatile java.util.List<String> secrets = java.util.List.of();
+    private volatile List<String> secrets = List.of();
     private final LineFilter out;
     private final LineFilter err;
 
@@ -181,14 +186,14 @@ public final class RedactedConsole implements AutoCloseable {
 
     /** From now on these values are masked (call as soon as they exist, before anything can print them). */
     public synchronized void addSecrets(Collection<String> values) {
-        Set<String> all = new java.util.HashSet<>(secrets);
+        Set<String> all = new HashSet<>(secrets);
         all.addAll(maskable(values));
-        java.util.List<String> longestFirst = new java.util.ArrayList<>(all);
+        List<String> longestFirst = new ArrayList<>(all);
         longestFirst.sort(LONGEST_FIRST);
-        secrets = java.util.List.copyOf(longestFirst);
+        secrets = List.copyOf(longestFirst);
     }
 
-    private static final java.util.Comparator<String> LONGEST_FIRST = java.util.Comparator.comparingInt(String::length).reversed();
+    private static final Comparator<String> LONGEST_FIRST = Comparator.comparingInt(String::length).reversed();
 
     /**
      * What of {@code values} is masked: each value of at least {@link #MIN_SECRET} characters, and
@@ -196,7 +201,7 @@ public final class RedactedConsole implements AutoCloseable {
      * are masked line by line and the whole value never appears in one line.
      */
     public static Set<String> maskable(Collection<String> values) {
-        Set<String> out = new java.util.HashSet<>();
+        Set<String> out = new HashSet<>();
         for (String value : values) {
             if (value == null) {
                 continue;
@@ -212,12 +217,12 @@ public final class RedactedConsole implements AutoCloseable {
     }
 
     /** Every secret value registered so far (for a leak scan of what the command wrote). */
-    public java.util.List<String> secretValues() {
+    public List<String> secretValues() {
         return secrets;
     }
 
     private int longestSecret() {
-        java.util.List<String> known = secrets;
+        List<String> known = secrets;
         return known.isEmpty() ? 0 : known.get(0).length();
     }
 
@@ -259,7 +264,7 @@ public final class RedactedConsole implements AutoCloseable {
                 log.close();
             }
         }
-        for (RunLog log : new java.util.ArrayList<>(runLogs.values())) {
+        for (RunLog log : new ArrayList<>(runLogs.values())) {
             log.close();
         }
     }
@@ -308,7 +313,7 @@ public final class RedactedConsole implements AutoCloseable {
         }
 
         synchronized void flushAllPending() {
-            for (Thread thread : new java.util.ArrayList<>(lines.keySet())) {
+            for (Thread thread : new ArrayList<>(lines.keySet())) {
                 flushPending(thread);
             }
         }

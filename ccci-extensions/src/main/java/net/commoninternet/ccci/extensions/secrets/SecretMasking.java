@@ -1,6 +1,8 @@
 package net.commoninternet.ccci.extensions.secrets;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +40,7 @@ public final class SecretMasking {
             return out;
         }
         if (value instanceof List<?> list) {
-            return new java.util.ArrayList<>(list.stream().map(v -> maskValues(v, secrets)).toList());
+            return new ArrayList<>(list.stream().map(v -> maskValues(v, secrets)).toList());
         }
         return value instanceof String ? mask(null, value, secrets) : value;
     }
@@ -63,7 +65,7 @@ public final class SecretMasking {
             String masked = URL_CREDENTIALS.matcher(text).replaceAll("$1" + MASK + "@");
             // longest first: a secret containing another is masked whole
             for (String secret : RedactedConsole.maskable(secrets).stream()
-                    .sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList()) {
+                    .sorted(Comparator.comparingInt(String::length).reversed()).toList()) {
                 masked = masked.replace(secret, MASK);
             }
             return masked;

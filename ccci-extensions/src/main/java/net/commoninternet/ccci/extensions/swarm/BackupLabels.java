@@ -3,8 +3,12 @@ package net.commoninternet.ccci.extensions.swarm;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Service;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -168,7 +172,7 @@ public final class BackupLabels {
     }
 
     private static List<String> commaList(String value) {
-        return java.util.Arrays.stream(value.split(",")).map(String::strip).filter(p -> !p.isEmpty()).toList();
+        return Arrays.stream(value.split(",")).map(String::strip).filter(p -> !p.isEmpty()).toList();
     }
 
     private static Place onVolume(String service, List<InspectContainerResponse.Mount> mounts, String containerPath) {
@@ -198,13 +202,13 @@ public final class BackupLabels {
         try {
             Path realRoot = root.toRealPath();
             Path existing = onHost;
-            while (existing != null && !java.nio.file.Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
                 existing = existing.getParent();
             }
             if (existing == null || !existing.startsWith(root) || existing.toRealPath().startsWith(realRoot)) {
                 return onHost;
             }
-        } catch (java.io.IOException unresolvable) {
+        } catch (IOException unresolvable) {
             // a link to nowhere, or a volume not on this host (the abra driver's remote server): nothing to follow
             return onHost;
         }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -94,7 +95,7 @@ public final class ConfigVersions {
             }
         }
         return variables.isEmpty()
-                ? "give it a versioned name (name: ${STACK_NAME}_" + key + "_${" + key.toUpperCase(java.util.Locale.ROOT)
+                ? "give it a versioned name (name: ${STACK_NAME}_" + key + "_${" + key.toUpperCase(Locale.ROOT)
                         + "_VERSION}, exported by abra.sh) and bump the version with every change"
                 : "bump " + String.join(" or ", variables) + " in abra.sh";
     }

@@ -6,8 +6,11 @@ import com.github.dockerjava.api.model.Frame;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.lifetime.LongWait;
@@ -96,7 +99,7 @@ public final class ContainerExec {
     }
 
     /** {@code sh -c script} in the container, awaited for {@code bound} at most: empty if it had not ended by then. */
-    public java.util.Optional<Result> sh(String container, String script, Duration bound) throws InterruptedException {
+    public Optional<Result> sh(String container, String script, Duration bound) throws InterruptedException {
         return sh(container, script, LongWait.begin(LOG, "sh -c in container " + container.substring(0, Math.min(12,
                 container.length())), bound));
     }
@@ -106,12 +109,12 @@ public final class ContainerExec {
      * {@link LongWait#EVERY} that it still waits (a recipe's backup hook says whose it is): empty if
      * it had not ended by then.
      */
-    public java.util.Optional<Result> sh(String container, String script, LongWait wait) throws InterruptedException {
+    public Optional<Result> sh(String container, String script, LongWait wait) throws InterruptedException {
         DockerClient client = placed.getOrDefault(container, this.client);
         CappedOutput output = CappedOutput.sink(ChildProcesses.HEAD_BYTES, ChildProcesses.TAIL_BYTES);
         Long exit = run(client, container, List.of("sh", "-c", script), wait,
                 frame -> output.append(frame.getPayload(), frame.getPayload().length));
-        return exit == null ? java.util.Optional.empty() : java.util.Optional.of(new Result(exit, output.text().strip()));
+        return exit == null ? Optional.empty() : Optional.of(new Result(exit, output.text().strip()));
     }
 
     /**
@@ -121,7 +124,7 @@ public final class ContainerExec {
      * A long one says every {@link LongWait#EVERY} that it is still waited for.
      */
     static Long run(DockerClient client, String container, List<String> command, LongWait wait,
-            java.util.function.Consumer<Frame> frames) throws InterruptedException {
+            Consumer<Frame> frames) throws InterruptedException {
         String exec = client.execCreateCmd(container).withCmd(command.toArray(String[]::new))
                 .withAttachStdout(true).withAttachStderr(true).exec().getId();
         EngineStream<Frame> stream = client.execStartCmd(exec).exec(new EngineStream<Frame>() {
@@ -146,7 +149,7 @@ public final class ContainerExec {
      * every {@link LongWait#EVERY} that it goes on.
      */
     public static Long awaitExit(DockerClient engine, String container, LongWait wait) throws InterruptedException {
-        java.util.concurrent.atomic.AtomicReference<Long> status = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Long> status = new AtomicReference<>();
         EngineStream<com.github.dockerjava.api.model.WaitResponse> stream = engine.waitContainerCmd(container)
                 .exec(new EngineStream<com.github.dockerjava.api.model.WaitResponse>() {
                     @Override

@@ -6,9 +6,20 @@ import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
 import org.apiguardian.api.API;
 
@@ -42,9 +53,9 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** The connection begun before the first run asked for one ({@link #connectEarly}); taken once. */
-    private static final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<DockerEngine>> EARLY =
-            new java.util.concurrent.atomic.AtomicReference<>();
-    private static final java.util.concurrent.atomic.AtomicBoolean EARLY_BEGUN = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicReference<CompletableFuture<DockerEngine>> EARLY =
+            new AtomicReference<>();
+    private static final AtomicBoolean EARLY_BEGUN = new AtomicBoolean();
     /** How long the first run waits for the early connection before connecting on its own. */
     private static final Duration EARLY_WAIT = Duration.ofSeconds(30);
 
@@ -59,7 +70,7 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
         if (!EARLY_BEGUN.compareAndSet(false, true)) {
             return;
         }
-        java.util.concurrent.CompletableFuture<DockerEngine> early = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<DockerEngine> early = new CompletableFuture<>();
         EARLY.set(early);
         Thread connecting = new Thread(() -> {
             try {
@@ -74,16 +85,16 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
 
     /** The connection for one run (closed by it): the early one if it was begun and succeeded, else a new one. */
     public static DockerEngine connect() {
-        java.util.concurrent.CompletableFuture<DockerEngine> early = EARLY.getAndSet(null);
+        CompletableFuture<DockerEngine> early = EARLY.getAndSet(null);
         if (early != null) {
             try {
-                return early.get(EARLY_WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+                return early.get(EARLY_WAIT.toSeconds(), TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 early.thenAccept(DockerEngine::closeQuietly);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 // no engine or no swarm then: connecting now says which, or finds it started since
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 early.thenAccept(DockerEngine::closeQuietly);
             }
         }
@@ -142,8 +153,8 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
                 throw new IllegalStateException("the Docker engine's /info answered HTTP " + response.getStatusCode());
             }
             return JSON.readTree(response.getBody());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -187,8 +198,8 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
     public static boolean unreachable(Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < 20; depth++, t = t.getCause()) {
-            if (t instanceof java.net.SocketException || t instanceof java.nio.channels.ClosedChannelException
-                    || t instanceof java.net.SocketTimeoutException
+            if (t instanceof SocketException || t instanceof ClosedChannelException
+                    || t instanceof SocketTimeoutException
                     || t instanceof org.apache.hc.core5.http.NoHttpResponseException) {
                 return true;
             }
@@ -224,7 +235,7 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
                 if (message.isTextual()) {
                     return message.asText().strip();
                 }
-            } catch (java.io.IOException notJson) {
+            } catch (IOException notJson) {
                 // not a JSON body: the text as it is
             }
         }
@@ -246,7 +257,7 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
     }
 
     @Override
-    public void close() throws java.io.IOException {
+    public void close() throws IOException {
         client.close();
     }
 }

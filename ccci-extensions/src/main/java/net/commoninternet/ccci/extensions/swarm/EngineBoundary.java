@@ -3,9 +3,11 @@ package net.commoninternet.ccci.extensions.swarm;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +56,7 @@ public final class EngineBoundary {
      */
     public static void require(DockerEngine docker, Set<Boundary> accepted, ChildProcesses children)
             throws IOException, InterruptedException {
-        Map<Boundary, Optional<String>> missing = new java.util.EnumMap<>(Boundary.class);
+        Map<Boundary, Optional<String>> missing = new EnumMap<>(Boundary.class);
         if (!accepted.contains(Boundary.RUNTIME)) {
             missing.put(Boundary.RUNTIME, runtimeMissing(docker.host(), docker.facts()));
         }
@@ -189,7 +191,7 @@ public final class EngineBoundary {
     private static String realPath(String path) {
         try {
             return Path.of(path).toRealPath().toString();
-        } catch (IOException | java.nio.file.InvalidPathException elsewhere) {
+        } catch (IOException | InvalidPathException elsewhere) {
             return path;
         }
     }

@@ -3,6 +3,8 @@ package net.commoninternet.ccci.extensions.swarm;
 import com.github.dockerjava.api.async.ResultCallback;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.lifetime.LongWait;
 
 /**
@@ -34,7 +36,7 @@ class EngineStream<T> extends ResultCallback.Adapter<T> {
      * timeout passes (3.7.0's bytecode: {@code close()} in a {@code finally}), so a wait in slices
      * cannot be made of it: after the first slice the stream is gone and reads as complete.
      */
-    private final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch ended = new CountDownLatch(1);
 
     @Override
     public void onComplete() {
@@ -55,7 +57,7 @@ class EngineStream<T> extends ResultCallback.Adapter<T> {
      * {@code awaitCompletion} does.
      */
     boolean awaitEnd(LongWait wait) throws InterruptedException {
-        while (!ended.await(wait.slice().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+        while (!ended.await(wait.slice().toNanos(), TimeUnit.NANOSECONDS)) {
             if (wait.over()) {
                 return false;
             }

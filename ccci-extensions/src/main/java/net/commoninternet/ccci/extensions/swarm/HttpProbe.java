@@ -3,6 +3,8 @@ package net.commoninternet.ccci.extensions.swarm;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Service;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,7 +52,7 @@ public final class HttpProbe implements AutoCloseable {
     private final String image;
     private final Duration timeout;
     /** Each stack's probe container, started once (the app's stack: one per run); guarded by itself. */
-    private final Map<String, ProbeContainer> containers = new java.util.HashMap<>();
+    private final Map<String, ProbeContainer> containers = new HashMap<>();
     /** Set by {@link #close}: no probe container starts after the teardown began; guarded by {@link #containers}. */
     private boolean closed;
 
@@ -162,7 +164,7 @@ public final class HttpProbe implements AutoCloseable {
 
     /** {@code command}, killed by busybox's {@code timeout} after {@code bound}: the engine has no kill for an exec. */
     private static List<String> bounded(Duration bound, List<String> command) {
-        List<String> bounded = new java.util.ArrayList<>(List.of("busybox", "timeout", "-s", "KILL",
+        List<String> bounded = new ArrayList<>(List.of("busybox", "timeout", "-s", "KILL",
                 String.valueOf(Math.max(1, bound.toSeconds()))));
         bounded.addAll(command);
         return bounded;

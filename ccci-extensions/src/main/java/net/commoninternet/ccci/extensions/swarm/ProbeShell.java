@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.swarm;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -246,14 +247,14 @@ final class ProbeShell implements AutoCloseable {
         }
 
         @Override
-        public int read() throws java.io.IOException {
+        public int read() throws IOException {
             byte[] one = new byte[1];
             int n = read(one, 0, 1);
             return n < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override
-        public int read(byte[] buffer, int offset, int length) throws java.io.IOException {
+        public int read(byte[] buffer, int offset, int length) throws IOException {
             if (length == 0) {
                 return 0;
             }

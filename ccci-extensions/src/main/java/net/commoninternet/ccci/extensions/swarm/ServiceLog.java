@@ -4,10 +4,12 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -161,7 +163,7 @@ public final class ServiceLog {
     private static final class Collector extends EngineStream<Frame> {
         private final String task;
         private final Map<StreamType, Pending> pending = new EnumMap<>(StreamType.class);
-        private final java.util.ArrayDeque<Line> lines = new java.util.ArrayDeque<>();
+        private final ArrayDeque<Line> lines = new ArrayDeque<>();
         private long bytesKept;
         private boolean dropped;
         private Line previous;
@@ -205,7 +207,7 @@ public final class ServiceLog {
 
         /** The bytes of one unfinished line, at most LINE_BYTES_KEPT of them. */
         private static final class Pending {
-            private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             private boolean started;
 
             void append(byte b) {

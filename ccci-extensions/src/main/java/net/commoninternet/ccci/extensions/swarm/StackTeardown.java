@@ -6,12 +6,20 @@ import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.EventType;
 import com.github.dockerjava.transport.DockerHttpClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
@@ -47,7 +55,7 @@ public final class StackTeardown {
 
     private final DockerClient client;
     /** Nodes already said to be unreachable, per stack: once per teardown object. */
-    private final java.util.Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     public StackTeardown(DockerClient client) {
         this.client = client;
@@ -58,13 +66,13 @@ public final class StackTeardown {
      * the canonical {@code servers/}. Idempotent; the janitor's reap and the run's own teardown
      * both come here. Returns what is still there afterwards (empty = clean).
      */
-    public List<String> teardownApp(String domain, java.nio.file.Path servers) throws java.io.IOException {
+    public List<String> teardownApp(String domain, Path servers) throws IOException {
         List<String> left = teardown(AppNaming.stackName(domain));
         // An env file is also how the next janitor finds the app: kept while the stack is not gone.
-        if (left.isEmpty() && java.nio.file.Files.isDirectory(servers)) {
-            try (java.util.stream.Stream<java.nio.file.Path> dirs = java.nio.file.Files.list(servers)) {
-                for (java.nio.file.Path dir : (Iterable<java.nio.file.Path>) dirs::iterator) {
-                    java.nio.file.Files.deleteIfExists(dir.resolve(domain + ".env"));
+        if (left.isEmpty() && Files.isDirectory(servers)) {
+            try (Stream<Path> dirs = Files.list(servers)) {
+                for (Path dir : (Iterable<Path>) dirs::iterator) {
+                    Files.deleteIfExists(dir.resolve(domain + ".env"));
                 }
             }
         }
@@ -205,7 +213,7 @@ public final class StackTeardown {
     }
 
     /** The work on each node's engine; a node other than the run's own that stops answering is skipped. */
-    private void onEach(List<SwarmNodes.Node> nodes, java.util.function.Consumer<DockerClient> work) {
+    private void onEach(List<SwarmNodes.Node> nodes, Consumer<DockerClient> work) {
         for (SwarmNodes.Node node : nodes) {
             DockerClient engine = node.engine().orElseThrow();
             try {
@@ -259,7 +267,7 @@ public final class StackTeardown {
         return left;
     }
 
-    private static void waitUntil(java.util.function.BooleanSupplier condition, long deadline, SwarmEvents wake) {
+    private static void waitUntil(BooleanSupplier condition, long deadline, SwarmEvents wake) {
         boolean interrupted = false;
         while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
             interrupted |= pause(wake);

@@ -6,6 +6,7 @@ import com.github.dockerjava.core.DefaultDockerClientConfig;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.WeakHashMap;
@@ -84,7 +85,7 @@ public final class SwarmNodes {
                         "its engine's address is unknown: label the node " + ENGINE_LABEL + "=<address> (tcp://... or unix://...)"));
             } else if (!ready) {
                 nodes.add(new Node(id, hostname, false, Optional.empty(), "the node is "
-                        + (state.isTextual() ? state.asText().toLowerCase(java.util.Locale.ROOT) : "unknown")));
+                        + (state.isTextual() ? state.asText().toLowerCase(Locale.ROOT) : "unknown")));
             } else {
                 nodes.add(new Node(id, hostname, true, Optional.of(engine(address)), ""));
             }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
@@ -77,7 +78,7 @@ public record App(String recipe, String domain, Path recipeDir, Path envFile, Ma
 
     /** The same app, also knowing {@code more} secret values (those the app mounts, read after its deploy). */
     public App withSecrets(Map<String, String> more) {
-        Map<String, String> all = new java.util.LinkedHashMap<>(secretValues);
+        Map<String, String> all = new LinkedHashMap<>(secretValues);
         more.forEach(all::putIfAbsent);
         return new App(recipe, domain, recipeDir, envFile, Map.copyOf(all));
     }

@@ -2,14 +2,24 @@ package net.commoninternet.ccci.extensions.workspace;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.WeakHashMap;
+import java.util.function.Consumer;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import org.apiguardian.api.API;
 
@@ -34,7 +44,7 @@ public record ComposeConfig(String text, JsonNode tree) {
      * times (the deploy policy, the image check, the deploy timeout, the upgrade's config
      * versions), each a CLI process, and gets the one read once.
      */
-    private static final Map<ChildProcesses, Map<String, ComposeConfig>> READ = new java.util.WeakHashMap<>();
+    private static final Map<ChildProcesses, Map<String, ComposeConfig>> READ = new WeakHashMap<>();
     /** A tree larger than this is read by the CLI every time rather than digested. */
     private static final long DIGESTED_AT_MOST = 4L << 20;
 
@@ -95,20 +105,20 @@ public record ComposeConfig(String text, JsonNode tree) {
 
     /** SHA-256 of the tree's files (path, link target or bytes; not .git), the command and the env; empty if the tree is large. */
     private static Optional<String> digest(Path tree, List<String> command, Map<String, String> env) throws IOException {
-        java.security.MessageDigest sha;
+        MessageDigest sha;
         try {
-            sha = java.security.MessageDigest.getInstance("SHA-256");
-        } catch (java.security.NoSuchAlgorithmException e) {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
             return Optional.empty();
         }
-        java.util.function.Consumer<String> add = text -> {
-            byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            sha.update(java.nio.ByteBuffer.allocate(4).putInt(bytes.length).array());
+        Consumer<String> add = text -> {
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            sha.update(ByteBuffer.allocate(4).putInt(bytes.length).array());
             sha.update(bytes);
         };
         add.accept(tree.toAbsolutePath().toString());
         command.forEach(add);
-        new java.util.TreeMap<>(env).forEach((k, v) -> add.accept(k + "=" + v));
+        new TreeMap<>(env).forEach((k, v) -> add.accept(k + "=" + v));
         List<Path> paths;
         try (var walk = Files.walk(tree)) {
             paths = walk.filter(p -> !tree.relativize(p).startsWith(".git")).sorted().toList();
@@ -118,7 +128,7 @@ public record ComposeConfig(String text, JsonNode tree) {
             add.accept(tree.relativize(path).toString());
             if (Files.isSymbolicLink(path)) {
                 add.accept("link " + Files.readSymbolicLink(path));
-            } else if (Files.isRegularFile(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            } else if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
                 byte[] bytes = Files.readAllBytes(path);
                 size += bytes.length;
                 if (size > DIGESTED_AT_MOST) {
@@ -130,7 +140,7 @@ public record ComposeConfig(String text, JsonNode tree) {
                 add.accept("dir");
             }
         }
-        return Optional.of(java.util.HexFormat.of().formatHex(sha.digest()));
+        return Optional.of(HexFormat.of().formatHex(sha.digest()));
     }
 
     /**
@@ -151,9 +161,9 @@ public record ComposeConfig(String text, JsonNode tree) {
             // the first 3.x schema the CLI validates pids against; the CLI prints the version it read, never none
             ((com.fasterxml.jackson.databind.node.ObjectNode) deployable).put("version", ResourceBounds.PIDS_VERSION);
         }
-        Files.writeString(file, RecipeLabels.write(escaped(deployable)), java.nio.charset.StandardCharsets.UTF_8,
-                java.nio.file.LinkOption.NOFOLLOW_LINKS, java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE);
+        Files.writeString(file, RecipeLabels.write(escaped(deployable)), StandardCharsets.UTF_8,
+                LinkOption.NOFOLLOW_LINKS, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
         return ResourceBounds.describe(defaults);
     }
 

@@ -3,9 +3,11 @@ package net.commoninternet.ccci.extensions.workspace;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import net.commoninternet.ccci.lifecycle.RunSettings;
@@ -49,7 +51,7 @@ public final class DeployPolicy {
 
     /** {@code allowance}, hooks bounded by the default. */
     public DeployPolicy(DeployAllowance allowance, ChildProcesses children) {
-        this(new RunSettings.HostTrust(java.util.Set.of(), allowance), children);
+        this(new RunSettings.HostTrust(Set.of(), allowance), children);
     }
 
     /** How long the host lets one of the recipe's hooks run in its container ({@code ccci.hook-timeout}). */
@@ -90,7 +92,7 @@ public final class DeployPolicy {
                 String key = label.getKey();
                 boolean path = key.equals("backupbot.backup.path")
                         || key.startsWith("backupbot.backup.volumes.") && key.endsWith(".path");
-                if (path && java.util.Arrays.stream(label.getValue().split("[,/]")).map(String::strip).anyMatch(".."::equals)) {
+                if (path && Arrays.stream(label.getValue().split("[,/]")).map(String::strip).anyMatch(".."::equals)) {
                     throw new IllegalStateException(recipe + ": service " + service.getKey() + " has the label " + key + "="
                             + label.getValue() + ", a backup path that climbs out with '..': a backup holds only the"
                             + " service's own volumes; name the path inside its volume without '..'.");

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apiguardian.api.API;
@@ -133,7 +134,7 @@ public final class EnvFile {
      */
     public EnvFile set(String key, String value) {
         String encoded = encode(value);
-        java.util.Optional<Assignment> last = last(key);
+        Optional<Assignment> last = last(key);
         String edited;
         if (last.isPresent()) {
             edited = text.substring(0, last.get().valueStart()) + encoded + text.substring(last.get().valueEnd());
@@ -174,13 +175,13 @@ public final class EnvFile {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
-    private java.util.Optional<Assignment> last(String key) {
+    private Optional<Assignment> last(String key) {
         for (int i = assignments.size() - 1; i >= 0; i--) {
             if (assignments.get(i).key().equals(key)) {
-                return java.util.Optional.of(assignments.get(i));
+                return Optional.of(assignments.get(i));
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private static String encode(String value) {

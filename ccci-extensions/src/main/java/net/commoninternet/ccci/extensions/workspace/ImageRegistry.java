@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.workspace;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Locale;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
@@ -38,7 +39,7 @@ public final class ImageRegistry {
 
     /** Why the engine must not pull from {@code host} as it is written (an address literal or localhost), or empty. */
     static Optional<String> refusedAsWritten(String host) {
-        if (host.equalsIgnoreCase("localhost") || host.toLowerCase(java.util.Locale.ROOT).endsWith(".localhost")) {
+        if (host.equalsIgnoreCase("localhost") || host.toLowerCase(Locale.ROOT).endsWith(".localhost")) {
             return Optional.of(host + " is this host");
         }
         if (host.matches("[0-9.]+") || host.contains(":")) {

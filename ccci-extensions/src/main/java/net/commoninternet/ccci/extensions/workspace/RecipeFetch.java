@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -233,7 +234,7 @@ public final class RecipeFetch {
             commitAll(target, "release " + version, day);
             // annotated, as abra wants release tags (lint R014)
             processes.run(command(target, "-c", "tag.gpgsign=false", "tag", "-a", version.text(), "-m", "release " + version),
-                    null, identity(day++), java.time.Duration.ofMinutes(1)).orThrow();
+                    null, identity(day++), Duration.ofMinutes(1)).orThrow();
         }
     }
 
@@ -246,7 +247,7 @@ public final class RecipeFetch {
         Files.deleteIfExists(repo.resolve(".git/index"));
         git(repo, "add", "--all");
         processes.run(command(repo, "-c", "commit.gpgsign=false", "commit", "--quiet", "--allow-empty", "-m", message),
-                null, identity(day), java.time.Duration.ofMinutes(1)).orThrow();
+                null, identity(day), Duration.ofMinutes(1)).orThrow();
     }
 
     /** A fixed author, committer and tagger with a fixed date per release: the same ids on every host. */
@@ -285,7 +286,7 @@ public final class RecipeFetch {
 
     private ChildProcesses.Whole whole(Path repo, String... args) throws IOException, InterruptedException {
         try {
-            return processes.runWhole(command(repo, args), null, Map.of(), java.time.Duration.ofMinutes(5), LISTING_BYTES);
+            return processes.runWhole(command(repo, args), null, Map.of(), Duration.ofMinutes(5), LISTING_BYTES);
         } catch (ChildProcesses.OutputTooLarge large) {
             throw new IllegalStateException("the recipe in " + repo.getFileName() + ": git " + args[0] + " printed more than "
                     + (LISTING_BYTES >> 20) + " MiB, the most ccci reads of a repository's listing or file (it judges them"

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +110,7 @@ public final class RecipeLabels {
     }
 
     public static List<Map.Entry<String, JsonNode>> services(JsonNode compose) {
-        List<Map.Entry<String, JsonNode>> services = new java.util.ArrayList<>();
+        List<Map.Entry<String, JsonNode>> services = new ArrayList<>();
         compose.path("services").fields().forEachRemaining(services::add);
         return services;
     }

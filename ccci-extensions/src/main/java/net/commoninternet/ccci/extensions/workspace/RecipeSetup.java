@@ -13,8 +13,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.RecipeCustomization;
+import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
@@ -87,7 +89,7 @@ public final class RecipeSetup {
         EnvFile env = EnvFile.read(app.envFile());
         values.forEach(env::set);
         env.write(app.envFile());
-        LOG.info("{}: set {} in the app's env", key, String.join(", ", new java.util.TreeSet<>(values.keySet())));
+        LOG.info("{}: set {} in the app's env", key, String.join(", ", new TreeSet<>(values.keySet())));
     }
 
     /**
@@ -140,7 +142,7 @@ public final class RecipeSetup {
     }
 
     private static boolean isCiOverlay(String file) {
-        String normal = java.nio.file.Path.of(file).normalize().toString();
+        String normal = Path.of(file).normalize().toString();
         return normal.equals(RECIPE_OVERLAY) || normal.equals(CUSTOMIZATION_OVERLAY) || normal.equals(LIMITS_OVERLAY);
     }
 
@@ -177,9 +179,9 @@ public final class RecipeSetup {
         }
         Map<String, String> env = new HashMap<>(app.deployEnv());
         env.put("DOMAIN", app.domain());
-        env.put("CCCI_OP", "install");
-        env.put("CCCI_BASE_URL", "https://" + app.domain());
-        env.put("CCCI_ENV_FILE", app.envFile().toString());
+        env.put(ChildEnvironment.OP, "install");
+        env.put(ChildEnvironment.BASE_URL, "https://" + app.domain());
+        env.put(ChildEnvironment.ENV_FILE, app.envFile().toString());
         LOG.info("running the recipe's {} (approved recipe)", INSTALL_STEPS);
         ChildProcesses.Result result = children.run(List.of("sh", "-eu", INSTALL_STEPS), app.recipeDir(), env,
                 Duration.ofMinutes(10));

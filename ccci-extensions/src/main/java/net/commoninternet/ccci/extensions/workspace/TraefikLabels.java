@@ -1,7 +1,9 @@
 package net.commoninternet.ccci.extensions.workspace;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -50,7 +52,7 @@ final class TraefikLabels {
                     + " than " + DeployPolicy.PROXY_NETWORK, "traefik reaches apps on " + DeployPolicy.PROXY_NETWORK + ".");
         }
         if (part.length >= 2 && (part[1].equals("tcp") || part[1].equals("udp"))) {
-            return refuse("opens a " + part[1].toUpperCase(java.util.Locale.ROOT) + " router, which takes a port of the proxy"
+            return refuse("opens a " + part[1].toUpperCase(Locale.ROOT) + " router, which takes a port of the proxy"
                     + " beyond the run's own domain", "a recipe is reached over HTTP(S) at its domain; drop it.");
         }
         if (part.length < 5 || !part[1].equals("http") || !Set.of("routers", "services", "middlewares").contains(part[2])) {
@@ -287,14 +289,14 @@ final class TraefikLabels {
 
     /** The run's domain or a subdomain of it (case-insensitive, as DNS is). */
     private static boolean ownHost(ComposeJudging judging, String host) {
-        String h = host.strip().toLowerCase(java.util.Locale.ROOT);
-        String domain = judging.domain.toLowerCase(java.util.Locale.ROOT);
+        String h = host.strip().toLowerCase(Locale.ROOT);
+        String domain = judging.domain.toLowerCase(Locale.ROOT);
         return h.equals(domain) || h.endsWith("." + domain) && !h.substring(0, h.length() - domain.length() - 1).isEmpty()
                 && h.substring(0, h.length() - domain.length() - 1).matches("[a-z0-9.-]+");
     }
 
     private static List<String> list(String value) {
-        return java.util.Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
     }
 
     private static Optional<String[]> flag(String value) {

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
@@ -76,7 +77,7 @@ final class VersionImport {
             content = Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8);
         } else if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             mode = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS)
-                    .contains(java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE) ? "100755" : "100644";
+                    .contains(PosixFilePermission.OWNER_EXECUTE) ? "100755" : "100644";
             content = Files.readAllBytes(file);
         } else {
             return;

@@ -2,6 +2,8 @@ package net.commoninternet.ccci.extensions.lifetime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -57,9 +59,9 @@ class ChildEnvironmentTest {
                 .filter(k -> k.matches("[A-Z][A-Z0-9_]*") && !ChildEnvironment.FROM_HOST.contains(k))
                 .filter(k -> System.getenv(k).matches("[A-Za-z0-9._/:-]{6,}")).findFirst();
         assertThat(hostOnly).isPresent();
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("i11-env");
+        Path dir = Files.createTempDirectory("i11-env");
         try {
-            java.nio.file.Files.writeString(dir.resolve("compose.yml"),
+            Files.writeString(dir.resolve("compose.yml"),
                     "services:\n  app:\n    image: \"img-${" + hostOnly.get() + ":-unset}\"\n");
             String out = new ChildProcesses(Map.of()).run(List.of("docker", "stack", "config", "-c", "compose.yml"), dir,
                     Map.of(), Duration.ofSeconds(30)).orThrow().output();

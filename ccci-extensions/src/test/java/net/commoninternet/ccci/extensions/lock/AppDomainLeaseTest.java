@@ -8,13 +8,16 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import net.commoninternet.ccci.extensions.swarm.DomainFence;
 import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
@@ -205,13 +208,13 @@ class AppDomainLeaseTest {
         assertThat(host("z").provenGone(held)).as("another machine's").isFalse();
         assertThat(me.provenGone(me.look(OTHER))).isFalse();
         for (Map.Entry<String, String> pid : Map.of("dead", "999999999", "unreadable", "x").entrySet()) {
-            Map<String, String> labels = new java.util.HashMap<>(alive);
+            Map<String, String> labels = new HashMap<>(alive);
             labels.put(AppDomainLease.PID, pid.getValue());
             SwarmRecords.Stored r = new SwarmRecords.Stored("id", "n", 1, Instant.EPOCH, labels);
             assertThat(me.provenGone(new AppDomainLease.Seen(DOMAIN, Optional.of(r), 0)))
                     .as(pid.getKey()).isEqualTo(pid.getKey().equals("dead"));
         }
-        Map<String, String> restarted = new java.util.HashMap<>(alive);
+        Map<String, String> restarted = new HashMap<>(alive);
         restarted.put(AppDomainLease.STARTED, "1");
         SwarmRecords.Stored r = new SwarmRecords.Stored("id", "n", 1, Instant.EPOCH, restarted);
         assertThat(me.provenGone(new AppDomainLease.Seen(DOMAIN, Optional.of(r), 0))).as("the pid now names another process")
@@ -284,7 +287,7 @@ class AppDomainLeaseTest {
         AppDomainLease a = realClock("a", SHORT);
         store.unreachable(true);
         CompletableFuture<AppDomainLease.Held> waiting = acquiring(a, DOMAIN);
-        assertThatThrownBy(() -> waiting.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(java.util.concurrent.TimeoutException.class);
+        assertThatThrownBy(() -> waiting.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
         store.unreachable(false);
         held.add(waiting.get(10, TimeUnit.SECONDS));
         assertThat(store.all()).hasSize(1);
@@ -344,7 +347,7 @@ class AppDomainLeaseTest {
         });
     }
 
-    private static void awaitCondition(java.util.function.BooleanSupplier condition) {
+    private static void awaitCondition(BooleanSupplier condition) {
         long deadline = System.nanoTime() + 10 * S;
         while (!condition.getAsBoolean()) {
             assertThat(System.nanoTime()).as("the condition comes").isLessThan(deadline);

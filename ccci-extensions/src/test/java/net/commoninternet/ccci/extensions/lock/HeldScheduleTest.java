@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -92,7 +93,7 @@ class HeldScheduleTest {
             app = store.create("app-of-" + DOMAIN, Map.of()).orElseThrow().id();
             held = lease.takeUnstarted(lease.look(DOMAIN), "run").orElseThrow();
             store.logging(call -> log(call, log));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
         String record = store.all().get(1).id();
@@ -101,7 +102,7 @@ class HeldScheduleTest {
         Thread call = new Thread(() -> {
             try {
                 held.renew();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
         });
@@ -111,7 +112,7 @@ class HeldScheduleTest {
             if (may) {
                 try {
                     store.delete(app);
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }
             }

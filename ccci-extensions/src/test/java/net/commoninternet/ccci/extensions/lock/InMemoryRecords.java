@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
 
@@ -30,7 +31,7 @@ class InMemoryRecords extends SwarmRecords {
     private long ids;
     private LongSupplier stamp = () -> 0;
     /** Told of every call as it is applied ("read <id>", "swap <id> <state> <renewal>", ...): a test's event log. */
-    private java.util.function.Consumer<String> calls = call -> { };
+    private Consumer<String> calls = call -> { };
     private volatile boolean unreachable;
     /** Reads still to fail once their call is in (a manager that applied a write and died before its answer). */
     private int failingReads;
@@ -55,7 +56,7 @@ class InMemoryRecords extends SwarmRecords {
     }
 
     /** Every call from now on is told to {@code log} as it is applied, inside the store's transaction. */
-    synchronized InMemoryRecords logging(java.util.function.Consumer<String> log) {
+    synchronized InMemoryRecords logging(Consumer<String> log) {
         this.calls = log;
         return this;
     }

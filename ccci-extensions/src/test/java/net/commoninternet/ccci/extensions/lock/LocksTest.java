@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,7 +50,7 @@ class LocksTest {
         assertThat(held.path()).isEqualTo(dir.resolve("cc-ci-app-" + D + ".lock"));
         assertThat(heldElsewhere(held.path())).isTrue();
         CompletableFuture<AppDomainLock.Held> waiter = acquiring();
-        assertThatThrownBy(() -> waiter.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(java.util.concurrent.TimeoutException.class);
+        assertThatThrownBy(() -> waiter.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
         held.release();
         held.release();
         AppDomainLock.Held second = waiter.get(10, TimeUnit.SECONDS);
@@ -61,7 +63,7 @@ class LocksTest {
     void aWaiterWhoseLockfileIsUnlinkedRetriesOnTheLivePathAndAWaitIsInterruptible() throws Exception {
         AppDomainLock.Held held = AppDomainLock.acquire(dir, D);
         CompletableFuture<AppDomainLock.Held> waiter = acquiring();
-        assertThatThrownBy(() -> waiter.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(java.util.concurrent.TimeoutException.class);
+        assertThatThrownBy(() -> waiter.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
         Files.delete(held.path()); // a janitor reaped it and unlinked it
         held.release();
         AppDomainLock.Held live = waiter.get(10, TimeUnit.SECONDS);
@@ -144,7 +146,7 @@ class LocksTest {
     void aLockfilesAgeIsItsLastAcquisitionsAndALostLeaseStopsTheClaim() throws Exception {
         Path path = AppDomainLock.path(dir, D);
         Files.writeString(path, "");
-        Files.setLastModifiedTime(path, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+        Files.setLastModifiedTime(path, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
         try (LockFile file = LockFile.open(path)) {
             assertThat(file.ageSeconds()).isBetween(3599L, 3700L);
         }

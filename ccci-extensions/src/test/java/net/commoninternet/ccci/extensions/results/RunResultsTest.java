@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -155,7 +157,7 @@ class RunResultsTest {
     /** Level 5 has no higher rung; a failing check is named, on one line, whatever its message's lines. */
     @Test
     void atLevelFiveEveryRungPassedAndAFailureIsNamedOnOneLine() {
-        List<Row> all = java.util.Arrays.stream(Tier.values()).map(RunResultsTest::pass).toList();
+        List<Row> all = Arrays.stream(Tier.values()).map(RunResultsTest::pass).toList();
         assertThat(Standing.of(all, EnumSet.allOf(Tier.class)).next()).isEmpty();
         assertThat(Standing.whyNotHigher(5, null)).isEqualTo("level 5: every rung passed");
 
@@ -201,8 +203,8 @@ class RunResultsTest {
         for (int at : new int[] {(1 << 20) - 5, 3 * (1 << 20) + 7}) {
             Path log = runDir.resolve("run.log");
             byte[] text = new byte[at + secret.length() + 100];
-            java.util.Arrays.fill(text, (byte) 'x');
-            System.arraycopy(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, text, at, secret.length());
+            Arrays.fill(text, (byte) 'x');
+            System.arraycopy(secret.getBytes(StandardCharsets.UTF_8), 0, text, at, secret.length());
             Files.write(log, text);
 
             assertThat(RunResults.leaks(runDir, "{}", List.of(secret))).as("secret at byte %s", at).isTrue();

@@ -7,9 +7,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.workspace.App;
@@ -148,9 +155,9 @@ class RedactedConsoleTest {
     void utf8BoundariesAreFound() {
         byte[] whole = "aé".getBytes(UTF_8);
         assertThat(RedactedConsole.completeUtf8(whole)).isEqualTo(3);
-        assertThat(RedactedConsole.completeUtf8(java.util.Arrays.copyOf(whole, 2))).isEqualTo(1);
+        assertThat(RedactedConsole.completeUtf8(Arrays.copyOf(whole, 2))).isEqualTo(1);
         assertThat(RedactedConsole.completeUtf8("a€".getBytes(UTF_8))).isEqualTo(4);
-        assertThat(RedactedConsole.completeUtf8(java.util.Arrays.copyOf("a€".getBytes(UTF_8), 3))).isEqualTo(1);
+        assertThat(RedactedConsole.completeUtf8(Arrays.copyOf("a€".getBytes(UTF_8), 3))).isEqualTo(1);
     }
 
     @Test
@@ -192,41 +199,41 @@ class RedactedConsoleTest {
     void twoRunsAtOnceEachGetTheirOwnLinesInTheirRunLogAndEverySecretIsMaskedEverywhere() throws Exception {
         Path logA = dir.resolve("a/run.log");
         Path logB = dir.resolve("b/run.log");
-        java.util.concurrent.CyclicBarrier halfWritten = new java.util.concurrent.CyclicBarrier(2);
-        java.util.concurrent.CountDownLatch linesDone = new java.util.concurrent.CountDownLatch(2);
-        java.util.concurrent.CountDownLatch shared = new java.util.concurrent.CountDownLatch(1);
+        CyclicBarrier halfWritten = new CyclicBarrier(2);
+        CountDownLatch linesDone = new CountDownLatch(2);
+        CountDownLatch shared = new CountDownLatch(1);
         try (RedactedConsole console = RedactedConsole.install()) {
-            java.util.concurrent.ExecutorService runs = java.util.concurrent.Executors.newFixedThreadPool(2);
+            ExecutorService runs = Executors.newFixedThreadPool(2);
             try {
-                java.util.concurrent.Future<?> a = runs.submit(() -> {
+                Future<?> a = runs.submit(() -> {
                     try (RedactedConsole.RunLog log = console.claimForRun()) {
                         log.teeTo(logA);
                         console.addSecrets(List.of(SECRET));
                         System.out.print("run a: half ");
-                        halfWritten.await(10, java.util.concurrent.TimeUnit.SECONDS);
-                        halfWritten.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        halfWritten.await(10, TimeUnit.SECONDS);
+                        halfWritten.await(10, TimeUnit.SECONDS);
                         System.out.println("and the rest");
                         linesDone.countDown();
-                        shared.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        shared.await(10, TimeUnit.SECONDS);
                     }
                     return null;
                 });
-                java.util.concurrent.Future<?> b = runs.submit(() -> {
+                Future<?> b = runs.submit(() -> {
                     try (RedactedConsole.RunLog log = console.claimForRun()) {
-                        halfWritten.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        halfWritten.await(10, TimeUnit.SECONDS);
                         System.out.println("run b: sees " + SECRET);
                         log.teeTo(logB); // the lines before the run's folder existed are kept
-                        halfWritten.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        halfWritten.await(10, TimeUnit.SECONDS);
                         linesDone.countDown();
-                        shared.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        shared.await(10, TimeUnit.SECONDS);
                     }
                     return null;
                 });
-                linesDone.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                linesDone.await(10, TimeUnit.SECONDS);
                 System.out.println("of no run: for both");
                 shared.countDown();
-                a.get(10, java.util.concurrent.TimeUnit.SECONDS);
-                b.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                a.get(10, TimeUnit.SECONDS);
+                b.get(10, TimeUnit.SECONDS);
             } finally {
                 runs.shutdownNow();
             }

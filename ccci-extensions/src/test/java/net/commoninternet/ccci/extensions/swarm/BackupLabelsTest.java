@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Service;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,7 +24,7 @@ class BackupLabelsTest {
             .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private static Service service(Map<String, String> labels) throws Exception {
-        Map<String, String> all = new java.util.HashMap<>(labels);
+        Map<String, String> all = new HashMap<>(labels);
         all.put(StackLabels.NAMESPACE, "app_example");
         return JSON.readValue(JSON.writeValueAsString(Map.of("Spec", Map.of("Name", "app_example_db", "Labels", all))),
                 Service.class);
@@ -80,12 +83,12 @@ class BackupLabelsTest {
 
     /** The container owns its volume's contents: a link it plants there never takes the backup out of the volume. */
     @Test
-    void aPathThroughALinkInTheVolumeToTheHostIsRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+    void aPathThroughALinkInTheVolumeToTheHostIsRefused(@org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
-        java.nio.file.Path volume = java.nio.file.Files.createDirectories(dir.resolve("volumes/app_example_postgres/_data"));
-        java.nio.file.Path host = java.nio.file.Files.createDirectories(dir.resolve("host-etc"));
-        java.nio.file.Files.createSymbolicLink(volume.resolve("h"), host);
-        java.nio.file.Files.createDirectories(volume.resolve("dumps"));
+        Path volume = Files.createDirectories(dir.resolve("volumes/app_example_postgres/_data"));
+        Path host = Files.createDirectories(dir.resolve("host-etc"));
+        Files.createSymbolicLink(volume.resolve("h"), host);
+        Files.createDirectories(volume.resolve("dumps"));
         List<InspectContainerResponse.Mount> mounts = JSON.readValue("{\"Mounts\": [{\"Type\": \"volume\", \"Name\":"
                 + " \"app_example_postgres\", \"Source\": \"" + volume + "\", \"Destination\": \"/data\"}]}",
                 InspectContainerResponse.class).getMounts();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.Closeable;
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import com.github.dockerjava.api.async.ResultCallback;
@@ -85,7 +86,7 @@ class SharedJvmScheduleTest {
         inParallel(() -> {
             try {
                 stream.close();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
         }, () -> {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -214,7 +215,7 @@ class ComposeAllowlistTest {
         String text = Files.readString(deployable);
         assertThat(text).doesNotContain("env_file").doesNotContain("x-env").contains("$$HOME");
         ChildProcesses.Whole read = children.runWhole(List.of("docker", "stack", "config", "-c", deployable.toString()), dir,
-                Map.of("HOME", "/not-this"), java.time.Duration.ofMinutes(1), ComposeFiles.MAX_BYTES);
+                Map.of("HOME", "/not-this"), Duration.ofMinutes(1), ComposeFiles.MAX_BYTES);
         assertThat(read.ok()).as(read.stderr()).isTrue();
         com.fasterxml.jackson.databind.JsonNode back = RecipeLabels.parse(read.stdout());
         assertThat(back.at("/services/app/command/2").asText()).isEqualTo("echo $HOME " + DOMAIN);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
@@ -30,7 +31,7 @@ class ComposeConfigTest {
 
     @BeforeEach
     void countingDockerCli() throws IOException {
-        String real = java.util.Arrays.stream(System.getenv("PATH").split(":")).map(p -> Path.of(p, "docker"))
+        String real = Arrays.stream(System.getenv("PATH").split(":")).map(p -> Path.of(p, "docker"))
                 .filter(Files::isExecutable).findFirst().orElseThrow().toString();
         Path bin = Files.createDirectories(dir.resolve("bin"));
         calls = dir.resolve("calls");

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import org.junit.jupiter.api.Test;
@@ -128,7 +130,7 @@ class DeployPolicyTest {
                 .startsWith("evil: service app has the label backupbot.backup.volumes.data.path=a, ../../.., a backup path");
         DeployAllowance everything = new DeployAllowance(DeployAllowance.KEYS.stream()
                 .map(key -> new DeployAllowance.Entry("evil", key, Optional.<String>empty()))
-                .collect(java.util.stream.Collectors.toSet()));
+                .collect(Collectors.toSet()));
         App climbing = app(SERVICE + labels + "        - \"backupbot.backup.path=/srv/..\"\n");
         assertThatThrownBy(() -> new DeployPolicy(everything, children).check(climbing)).hasMessageContaining("climbs out");
         // a name with dots in it is not a climb
@@ -179,7 +181,7 @@ class DeployPolicyTest {
                 try {
                     return Files.list(recipe.resolve("versions"));
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }).sorted().toList();
         }

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -143,7 +147,7 @@ class RecipeFetchTest {
     @Test
     void bundledVersionTreesBecomeAnnotatedTagsInVersionOrder() throws Exception {
         Path versions = Files.createDirectories(dir.resolve("bundled/versions"));
-        java.nio.file.attribute.FileTime sameTime = java.nio.file.attribute.FileTime.fromMillis(1_700_000_000_000L);
+        FileTime sameTime = FileTime.fromMillis(1_700_000_000_000L);
         for (String v : List.of("1.10.0+b", "1.9.0+a")) {
             Path compose = Files.createDirectories(versions.resolve(v)).resolve("compose.yml");
             Files.writeString(compose, "release " + v.charAt(v.length() - 1) + "\n");
@@ -170,7 +174,7 @@ class RecipeFetchTest {
     @Test
     void bundledVersionTreesImportedAtOnceGiveTheCommitsAndTagsOfOneCommitAVersion() throws Exception {
         Path versions = Files.createDirectories(dir.resolve("bundled/versions"));
-        java.nio.file.attribute.FileTime sameTime = java.nio.file.attribute.FileTime.fromMillis(1_700_000_000_000L);
+        FileTime sameTime = FileTime.fromMillis(1_700_000_000_000L);
         for (String v : List.of("1.0.0+a", "1.1.0+b", "2.0.0-rc.1+c")) {
             Path tree = Files.createDirectories(versions.resolve(v));
             Files.writeString(tree.resolve("compose.yml"), "release " + v.charAt(v.length() - 1) + "\n");
@@ -180,7 +184,7 @@ class RecipeFetchTest {
             Files.createDirectories(tree.resolve("empty"));
             Path script = Files.writeString(tree.resolve("entrypoint.sh"), "#!/bin/sh\n");
             if (!v.startsWith("1.0")) {
-                Files.setPosixFilePermissions(script, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+                Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
                 Files.createSymbolicLink(tree.resolve("link"), Path.of("conf/d ir"));
             }
             if (v.startsWith("1.0")) {
@@ -199,7 +203,7 @@ class RecipeFetchTest {
         for (String v : List.of("1.0.0+a", "1.1.0+b", "2.0.0-rc.1+c")) {
             try (var old = Files.list(reference)) {
                 for (Path p : old.filter(p -> !p.getFileName().toString().equals(".git")).toList()) {
-                    if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                         org.apache.commons.io.file.PathUtils.deleteDirectory(p);
                     } else {
                         Files.delete(p);
@@ -215,9 +219,9 @@ class RecipeFetchTest {
             String git = reference.toString();
             plain.run(List.of("git", "-C", git, "add", "--all"), null).orThrow();
             plain.run(List.of("git", "-C", git, "-c", "commit.gpgsign=false", "commit", "--quiet", "--allow-empty", "-m",
-                    "release " + v), null, who, java.time.Duration.ofMinutes(1)).orThrow();
+                    "release " + v), null, who, Duration.ofMinutes(1)).orThrow();
             plain.run(List.of("git", "-C", git, "-c", "tag.gpgsign=false", "tag", "-a", v, "-m", "release " + v), null, who,
-                    java.time.Duration.ofMinutes(1)).orThrow();
+                    Duration.ofMinutes(1)).orThrow();
         }
 
         for (String ref : List.of("main", "1.0.0+a", "1.1.0+b", "2.0.0-rc.1+c", "1.1.0+b^{tree}")) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -48,7 +49,7 @@ class RecipeTreeTest {
 
         assertThat(target.resolve("h")).isSymbolicLink();
         assertThat(Files.readSymbolicLink(target.resolve("h"))).isEqualTo(host);
-        assertThat(Files.isDirectory(target.resolve("h"), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertThat(Files.isDirectory(target.resolve("h"), LinkOption.NOFOLLOW_LINKS)).isFalse();
     }
 
     @Test

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.model.SecretSpec;
 import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
@@ -176,9 +179,9 @@ public final class SwarmDriver implements AppDriver {
             LOG.info("image {} not on this host: pulling", image);
             // closed either way: a pull still streaming when the run closes its engine connection is an ERROR line
             try (var pull = docker.client().pullImageCmd(image).start()) {
-                return pull.awaitCompletion(2, java.util.concurrent.TimeUnit.MINUTES)
+                return pull.awaitCompletion(2, TimeUnit.MINUTES)
                         ? Optional.empty() : Optional.of("the pull did not finish within 2 min");
-            } catch (java.io.IOException closing) {
+            } catch (IOException closing) {
                 return Optional.of("the pull's stream could not be closed: " + closing.getMessage());
             } catch (RuntimeException pullFailed) {
                 return Optional.of("pulling it failed: " + DockerEngine.engineSays(pullFailed));
@@ -190,7 +193,7 @@ public final class SwarmDriver implements AppDriver {
 
     /** An image reference as the engine's path takes it: its name's slashes, tag and digest as they are, anything else escaped. */
     static String imagePath(String image) {
-        return java.net.URLEncoder.encode(image, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20")
+        return URLEncoder.encode(image, StandardCharsets.UTF_8).replace("+", "%20")
                 .replace("%2F", "/").replace("%3A", ":").replace("%40", "@");
     }
 
