@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.extensions.swarm;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
@@ -72,7 +73,14 @@ public final class ServiceLog {
             DockerClient engine = node.engine().get();
             for (Container container : engine.listContainersCmd().withShowAll(true)
                     .withLabelFilter(Map.of(SERVICE_ID, serviceId)).exec()) {
-                Collector task = readTask(engine, container.getId(), taskName(container.getLabels(), stack), after);
+                Collector task;
+                try {
+                    task = readTask(engine, container.getId(), taskName(container.getLabels(), stack), after);
+                } catch (NotFoundException gone) {
+                    // swarm removed the task's container between the list and the read (a task that
+                    // failed to start and was replaced): its log went with it, the others are read
+                    continue;
+                }
                 received.addAll(task.lines());
                 dropped |= task.dropped;
             }

@@ -83,4 +83,37 @@ class ServiceLogTest {
     private static ServiceLog.Line line(int second, String task, String text) {
         return new ServiceLog.Line(T0.plusSeconds(second), task, text);
     }
+
+    /**
+     * A task container swarm removed between the list and the read (a task that failed to start and
+     * was replaced, seen under gVisor) answers 404 for its log: the read goes on with the other tasks
+     * (an engine stand-in, named as such, answers the node list, the container list and each log).
+     */
+    @Test
+    void aTaskContainerGoneBetweenTheListAndTheReadIsSkippedAndTheOthersAreRead() throws Exception {
+        String frame = "2026-11-30T10:00:02.000000000Z from the live task\n";
+        AnsweringEngine engine = new AnsweringEngine(path -> path.startsWith("/containers/gone/") ? 404 : 200, path -> {
+            if (path.startsWith("/info")) {
+                return "{\"Swarm\":{\"NodeID\":\"n1\"}}";
+            } else if (path.startsWith("/nodes")) {
+                return "[{\"ID\":\"n1\",\"Description\":{\"Hostname\":\"h1\"},\"Status\":{\"State\":\"ready\"}}]";
+            } else if (path.startsWith("/containers/json")) {
+                return "[{\"Id\":\"gone\",\"Labels\":{\"com.docker.swarm.task.name\":\"s_app.1.aaaaaaaaaaaaaaaaaaaaaaaaa\"}},"
+                        + "{\"Id\":\"live\",\"Labels\":{\"com.docker.swarm.task.name\":\"s_app.2.bbbbbbbbbbbbbbbbbbbbbbbbb\"}}]";
+            } else if (path.startsWith("/containers/gone/")) {
+                return "{\"message\":\"No such container: gone\"}";
+            }
+            // the engine's stream framing: stdout (1), three zero bytes, the payload's length, the payload
+            return new String(new byte[] {1, 0, 0, 0, 0, 0, 0, (byte) frame.length()}, java.nio.charset.StandardCharsets.ISO_8859_1)
+                    + frame;
+        });
+        com.github.dockerjava.api.DockerClient client = com.github.dockerjava.core.DockerClientImpl.getInstance(
+                com.github.dockerjava.core.DefaultDockerClientConfig.createDefaultConfigBuilder().build(), engine);
+
+        ServiceLog.Window window = ServiceLog.read(client, "svc1", "s", T0, T0.plusSeconds(10));
+
+        assertThat(window.lines()).extracting(ServiceLog.Line::task, ServiceLog.Line::text)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("app.2.bbbbbbbbbbbb", "from the live task"));
+        assertThat(engine.paths).anyMatch(p -> p.startsWith("GET /containers/gone/logs"));
+    }
 }
