@@ -18,6 +18,7 @@ import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.testing.ChildShims;
 import net.commoninternet.ccci.testing.EngineRestart;
+import net.commoninternet.ccci.testing.ForkShares.AloneOnTheEngine;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * runs: the first run of a double-!testme SIGKILLed while the second waits at the app lock; the
  * Docker engine stopped mid-deploy; the disk under the runs folder full mid-run.
  */
+@AloneOnTheEngine
 class RunFaultsTest {
 
     private static final Pattern APP = Pattern.compile("app (\\S+\\.ci\\.commoninternet\\.net)");

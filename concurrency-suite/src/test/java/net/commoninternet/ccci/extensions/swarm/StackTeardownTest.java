@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import net.commoninternet.ccci.testing.EngineRestart;
+import net.commoninternet.ccci.testing.ForkShares.AloneOnTheEngine;
 import net.commoninternet.ccci.testing.LogCapture;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.AfterEach;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * container; the teardown must, or the volume stays "in use" and every janitor pass after it
  * spends its whole time limit on the stack.
  */
+@AloneOnTheEngine
 class StackTeardownTest {
 
     private final String stack = "ccciteardown_" + Long.toHexString(System.nanoTime());
