@@ -33,7 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  * runs: the first run of a double-!testme SIGKILLed while the second waits at the app lock; the
  * Docker engine stopped mid-deploy; the disk under the runs folder full mid-run.
  */
-@AloneOnTheEngine
 class RunFaultsTest {
 
     private static final Pattern APP = Pattern.compile("app (\\S+\\.ci\\.commoninternet\\.net)");
@@ -138,6 +137,7 @@ class RunFaultsTest {
      * removes the app within its bound.
      */
     @Test
+    @AloneOnTheEngine
     void theEngineStoppedMidDeployFailsTheRunWithOneLineAndTheTeardownFinishesOnceItIsBack() throws Exception {
         Path recipes = recipeWithASecret();
         Path children = sandbox.resolve("children.log");

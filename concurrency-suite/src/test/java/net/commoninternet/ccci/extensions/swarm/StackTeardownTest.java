@@ -32,7 +32,6 @@ import org.junit.jupiter.api.Test;
  * container; the teardown must, or the volume stays "in use" and every janitor pass after it
  * spends its whole time limit on the stack.
  */
-@AloneOnTheEngine
 class StackTeardownTest {
 
     private final String stack = "ccciteardown_" + Long.toHexString(System.nanoTime());
@@ -61,6 +60,7 @@ class StackTeardownTest {
      * removes everything, within its bound.
      */
     @Test
+    @AloneOnTheEngine
     void aTeardownWhileTheEngineIsDownSaysSoRetriesWithinItsBoundAndRemovesTheStackOnceItIsBack(@TempDir Path dir)
             throws Exception {
         Path compose = dir.resolve("compose.yml");
