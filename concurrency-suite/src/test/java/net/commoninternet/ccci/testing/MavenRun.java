@@ -70,9 +70,8 @@ public final class MavenRun {
         List<String> command = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am",
                 "-Dreports.dir=" + reports, FORK_JIT));
         command.addAll(List.of(properties));
-        ProcessBuilder builder = inNamespace(new ProcessBuilder(command), Map.of("MAVEN_OPTS", SHORT_JVM));
-        builder.environment().putAll(env);
-        return new MavenRun(builder.redirectErrorStream(true).redirectOutput(log.toFile()).start(), log, reports);
+        return new MavenRun(inNamespace(new ProcessBuilder(command), env).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start(), log, reports);
     }
 
     /**
@@ -102,7 +101,6 @@ public final class MavenRun {
         env.put("CCCI_RUNS_DIR", sandbox.resolve("runs").toString());
         env.put("ABRA_DIR", sandbox.resolve("abra").toString());
         ForkNamespace.env().forEach(env::putIfAbsent);
-        env.putIfAbsent("MAVEN_OPTS", SHORT_JVM);
         List<String> mvn = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "-f", ROOT.resolve("pom.xml").toString(),
                 "test", "-pl", "recipe-suites", "-am", "-Dccci.log-file=" + logFile, "-Dreports.dir=" + sandbox.resolve("reports"),
                 FORK_JIT));
@@ -117,11 +115,11 @@ public final class MavenRun {
     public static final Path LOCK_DIR = ForkNamespace.LOCK_DIR;
 
     /**
-     * The JIT of the suite's short-lived JVMs (Maven's, a run's Surefire fork): the client compiler
-     * alone and the serial collector, as the helper JVMs have ({@link Helper#java}). A no-op
-     * {@code mvn test -pl recipe-suites -am} costs about 6.5 s of CPU with the JVM's defaults and about
-     * 3.5 s so, on a 2-core machine that runs two forks of the suite; what a run does is the same. The
-     * README's own command ({@link #startAsTheReadmeSays}) keeps the defaults a user has.
+     * The JIT of a run's Surefire fork when the suite starts it: the client compiler alone and the
+     * serial collector, as Maven's own JVM has (.mvn/jvm.config) and the helper JVMs ({@link Helper#java}):
+     * on a 2-core machine that runs two forks of the suite, the server compiler's threads are CPU the
+     * engine's work waits for; what a run does is the same. The README's own command
+     * ({@link #startAsTheReadmeSays}) keeps the project's defaults, as a user has them.
      */
     private static final String SHORT_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
     private static final String FORK_JIT = "-DargLine=" + SHORT_JVM;
