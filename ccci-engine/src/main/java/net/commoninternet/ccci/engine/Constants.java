@@ -167,8 +167,8 @@ public final class Constants {
     public static final String PARALLEL_ENABLED = "ccci.parallel.enabled";
 
     /**
-     * How many runs go on at once; default {@value #DEFAULT_PARALLELISM}, the production runner's
-     * capacity ({@code DRONE_RUNNER_CAPACITY}). It is JUnit's {@code fixed} strategy's parallelism.
+     * How many runs of a command go on at once, at most; default {@value #DEFAULT_PARALLELISM}. A
+     * bound ccci holds itself ({@code RunSlots}): a run beyond it waits for a slot and says so once.
      */
     public static final String PARALLEL_PARALLELISM = "ccci.parallel.parallelism";
 
@@ -176,8 +176,9 @@ public final class Constants {
      * Prefix of JUnit's own parallel execution keys, as Jupiter reads them under
      * {@code junit.jupiter.execution.parallel.config.}: e.g. {@code ccci.parallel.config.executor-service}
      * ({@code fork_join_pool}, JUnit 6.1's default, or {@code worker_thread_pool}) or
-     * {@code ccci.parallel.config.strategy}. Without them ccci uses the {@code fixed} strategy with
-     * {@link #PARALLEL_PARALLELISM}.
+     * {@code ccci.parallel.config.strategy}. Without them ccci uses the {@code fixed} strategy with a
+     * thread for each run of the command (no more: max pool size and saturation); they shape the
+     * pool, never the bound ({@link #PARALLEL_PARALLELISM}).
      */
     public static final String PARALLEL_CONFIG_PREFIX = "ccci.parallel.config.";
 

@@ -16,8 +16,11 @@ import org.junit.platform.engine.support.hierarchical.SameThreadHierarchicalTest
  * (the default), through the JUnit Platform's own parallel executor; anything else on the thread
  * that runs the engine, as one run always was. The parallel executor is configured the way Jupiter
  * configures its own: JUnit's keys under {@link Constants#PARALLEL_CONFIG_PREFIX}, read through a
- * {@link PrefixedConfigurationParameters}, with the {@code fixed} strategy and
- * {@link Constants#PARALLEL_PARALLELISM} as the defaults.
+ * {@link PrefixedConfigurationParameters}. Its defaults give every run of the plan a thread of its
+ * own (the {@code fixed} strategy, as many threads as runs, never more: max pool size and
+ * saturation), and {@link RunSlots} bounds how many of them run at once to
+ * {@link Constants#PARALLEL_PARALLELISM}: the bound is ccci's, so a pool that replaces a blocked
+ * worker can never exceed it, and a run beyond it waits on a thread where it can say so.
  */
 final class ParallelExecution {
 
@@ -26,13 +29,20 @@ final class ParallelExecution {
 
     static HierarchicalTestExecutorService executorFor(int runs, ConfigurationParameters config) {
         if (runs > 1 && enabled(config)) {
-            return ParallelHierarchicalTestExecutorServiceFactory.create(new Defaults(config));
+            return new RunSlots(ParallelHierarchicalTestExecutorServiceFactory.create(new Defaults(config, runs)),
+                    parallelism(config));
         }
         return new SameThreadHierarchicalTestExecutorService();
     }
 
     static boolean enabled(ConfigurationParameters config) {
         return config.get(Constants.PARALLEL_ENABLED).map(v -> !v.trim().equalsIgnoreCase("false")).orElse(true);
+    }
+
+    /** {@link Constants#PARALLEL_PARALLELISM}, once {@link #problem} found nothing wrong with it. */
+    static int parallelism(ConfigurationParameters config) {
+        return config.get(Constants.PARALLEL_PARALLELISM).map(String::trim).map(Integer::parseInt)
+                .orElse(Constants.DEFAULT_PARALLELISM);
     }
 
     /** One sentence naming the fix, if the parallel keys cannot work; empty if they can. */
@@ -57,18 +67,25 @@ final class ParallelExecution {
         return Optional.empty();
     }
 
-    /** JUnit's keys under ccci's prefix, with ccci's defaults for the strategy and its parallelism. */
+    /**
+     * JUnit's keys under ccci's prefix, with ccci's defaults: the {@code fixed} strategy with a
+     * thread for each run of the plan, and no more threads than that (the pool never adds one for
+     * a blocked worker: {@code max-pool-size}, with {@code saturate}).
+     */
     private static final class Defaults implements ConfigurationParameters {
         private static final String STRATEGY = DefaultParallelExecutionConfigurationStrategy.CONFIG_STRATEGY_PROPERTY_NAME;
         private static final String FIXED_PARALLELISM =
                 DefaultParallelExecutionConfigurationStrategy.CONFIG_FIXED_PARALLELISM_PROPERTY_NAME;
+        private static final String FIXED_MAX_POOL_SIZE =
+                DefaultParallelExecutionConfigurationStrategy.CONFIG_FIXED_MAX_POOL_SIZE_PROPERTY_NAME;
+        private static final String FIXED_SATURATE = DefaultParallelExecutionConfigurationStrategy.CONFIG_FIXED_SATURATE_PROPERTY_NAME;
 
         private final ConfigurationParameters prefixed;
-        private final ConfigurationParameters config;
+        private final int runs;
 
-        Defaults(ConfigurationParameters config) {
-            this.config = config;
+        Defaults(ConfigurationParameters config, int runs) {
             this.prefixed = new PrefixedConfigurationParameters(config, Constants.PARALLEL_CONFIG_PREFIX);
+            this.runs = runs;
         }
 
         @Override
@@ -77,14 +94,13 @@ final class ParallelExecution {
             if (own.isPresent()) {
                 return own;
             }
-            if (key.equals(STRATEGY)) {
-                return Optional.of(DefaultParallelExecutionConfigurationStrategy.FIXED.name().toLowerCase(Locale.ROOT));
-            }
-            if (key.equals(FIXED_PARALLELISM)) {
-                return Optional.of(config.get(Constants.PARALLEL_PARALLELISM).map(String::trim)
-                        .orElse(Integer.toString(Constants.DEFAULT_PARALLELISM)));
-            }
-            return Optional.empty();
+            return switch (key) {
+                case STRATEGY -> Optional.of(DefaultParallelExecutionConfigurationStrategy.FIXED.name().toLowerCase(Locale.ROOT));
+                case FIXED_PARALLELISM -> Optional.of(Integer.toString(runs));
+                case FIXED_MAX_POOL_SIZE -> get(FIXED_PARALLELISM);
+                case FIXED_SATURATE -> Optional.of("true");
+                default -> Optional.empty();
+            };
         }
 
         @Override
@@ -95,8 +111,7 @@ final class ParallelExecution {
         @Override
         public Set<String> keySet() {
             Set<String> keys = new TreeSet<>(prefixed.keySet());
-            keys.add(STRATEGY);
-            keys.add(FIXED_PARALLELISM);
+            keys.addAll(Set.of(STRATEGY, FIXED_PARALLELISM, FIXED_MAX_POOL_SIZE, FIXED_SATURATE));
             return keys;
         }
     }

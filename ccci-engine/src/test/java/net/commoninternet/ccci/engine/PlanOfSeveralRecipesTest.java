@@ -4,12 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.RunTimeline;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,6 +29,7 @@ import org.junit.platform.engine.support.hierarchical.Node;
 import org.junit.platform.testkit.engine.EngineDiscoveryResults;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
+import org.slf4j.LoggerFactory;
 
 /** Several recipes in one command: sibling runs of one plan, in parallel through JUnit's own executor. */
 class PlanOfSeveralRecipesTest {
@@ -127,6 +136,70 @@ class PlanOfSeveralRecipesTest {
             assertThat(thread(threads, recipe + " install on ")).as("the tier runs on its run's thread").isEqualTo(runThread);
         }
         assertThat(thread(threads, "meet-a run on ")).isNotEqualTo(thread(threads, "meet-b run on "));
+    }
+
+    /**
+     * Six runs at parallelism 2, each held in flight until the test lets it end: at every step the
+     * two in flight are the only ones started, and each of the other four waits at the gate and said
+     * so once (every run has a thread, so none is merely queued). Each state is observed before the
+     * test lets one run end; a pool that ran a third at once (JUnit's fork-join pool replacing a
+     * blocked worker did) fails on the count.
+     */
+    @Test
+    void neverMoreRunsInFlightThanTheParallelismAndEachRunBeyondItSaysOnceThatItWaits() throws Exception {
+        List<String> slotRuns = List.of("slot-1", "slot-2", "slot-3", "slot-4", "slot-5", "slot-6");
+        for (String recipe : slotRuns) {
+            Files.createDirectories(recipes.resolve(recipe));
+        }
+        RecordingLifecycle.IN_FLIGHT.set(0);
+        RecordingLifecycle.MOST_IN_FLIGHT.set(0);
+        RecordingLifecycle.SLOT_RUNS_STARTED.set(0);
+        RecordingLifecycle.slotRunEnds = new Semaphore(0);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        Logger gate = (Logger) LoggerFactory.getLogger(RunSlots.class);
+        lines.start();
+        gate.addAppender(lines);
+        ExecutorService command = Executors.newSingleThreadExecutor();
+        try {
+            Future<EngineExecutionResults> results = command.submit(() -> kit(String.join(",", slotRuns),
+                    Constants.PARALLEL_PARALLELISM, "2").execute());
+            for (int ended = 0; ended < slotRuns.size(); ended++) {
+                int inFlight = Math.min(2, slotRuns.size() - ended);
+                int started = ended + inFlight;
+                awaitState(() -> RecordingLifecycle.SLOT_RUNS_STARTED.get() == started
+                        && RecordingLifecycle.IN_FLIGHT.get() == inFlight && waiting(lines).size() == 4, results);
+                assertThat(RecordingLifecycle.IN_FLIGHT.get()).as("runs in flight after %d ended", ended).isEqualTo(inFlight);
+                RecordingLifecycle.slotRunEnds.release();
+            }
+            results.get(60, TimeUnit.SECONDS).containerEvents().assertStatistics(stats -> stats.failed(0));
+        } finally {
+            RecordingLifecycle.slotRunEnds.release(slotRuns.size());
+            command.shutdownNow();
+            gate.detachAppender(lines);
+        }
+        assertThat(RecordingLifecycle.MOST_IN_FLIGHT.get()).as("most runs in flight at once").isEqualTo(2);
+        assertThat(waiting(lines)).as("each run beyond the bound says once that it waits").hasSize(4)
+                .allSatisfy(line -> assertThat(line).endsWith(" waits for a run slot: 2 run(s) at once"
+                        + " (ccci.parallel.parallelism=2) =="))
+                .extracting(line -> line.split(" ")[1]).doesNotHaveDuplicates().isSubsetOf(slotRuns);
+    }
+
+    private static List<String> waiting(ListAppender<ILoggingEvent> lines) {
+        synchronized (lines) { // AppenderBase.doAppend appends holding the appender's own monitor
+            return lines.list.stream().map(ILoggingEvent::getFormattedMessage).filter(m -> m.contains("waits for a run slot"))
+                    .toList();
+        }
+    }
+
+    /** Polls observed state until it holds; fails if the command ended first or 30 s went by. */
+    private static void awaitState(java.util.function.BooleanSupplier state, Future<?> command) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!state.getAsBoolean()) {
+            assertThat(command.isDone()).as("the command ended before the state was reached").isFalse();
+            assertThat(System.nanoTime()).as("state reached within 30 s (in flight %d, started %d)",
+                    RecordingLifecycle.IN_FLIGHT.get(), RecordingLifecycle.SLOT_RUNS_STARTED.get()).isLessThan(deadline);
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
     }
 
     @Test

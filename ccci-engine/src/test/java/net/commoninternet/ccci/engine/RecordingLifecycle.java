@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.LiveApp;
@@ -42,6 +44,11 @@ public final class RecordingLifecycle implements RunLifecycle {
     static final List<String> THREADS = new CopyOnWriteArrayList<>();
     /** Runs of recipes named {@code meet-*} wait here for each other: they pass only if they run at once. */
     static volatile CyclicBarrier meeting = new CyclicBarrier(2);
+    /** Runs of recipes named {@code slot-*} count themselves while in flight, and end when the test lets one. */
+    static final AtomicInteger IN_FLIGHT = new AtomicInteger();
+    static final AtomicInteger MOST_IN_FLIGHT = new AtomicInteger();
+    static final AtomicInteger SLOT_RUNS_STARTED = new AtomicInteger();
+    static volatile Semaphore slotRunEnds = new Semaphore(0);
 
     @Override
     public void beginPlan(RunPlan plan) {
@@ -81,6 +88,17 @@ public final class RecordingLifecycle implements RunLifecycle {
         THREADS.add(run.recipe() + " run on " + Thread.currentThread().getName());
         if (run.recipe().startsWith("meet-")) {
             meeting.await(30, TimeUnit.SECONDS);
+        }
+        if (run.recipe().startsWith("slot-")) {
+            MOST_IN_FLIGHT.accumulateAndGet(IN_FLIGHT.incrementAndGet(), Math::max);
+            SLOT_RUNS_STARTED.incrementAndGet();
+            try {
+                if (!slotRunEnds.tryAcquire(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test never let run " + run.recipe() + " end");
+                }
+            } finally {
+                IN_FLIGHT.decrementAndGet();
+            }
         }
         if (run.recipe().equals("secretive")) {
             // this recipe's "secrets" are the planted words of the tier doubles' failures

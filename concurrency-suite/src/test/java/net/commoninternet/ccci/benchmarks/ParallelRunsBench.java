@@ -79,8 +79,11 @@ public final class ParallelRunsBench {
      * {@code dir/mvn.log}); the results.json of each of its runs, or an error if it failed.
      */
     static List<Path> mvnTest(Path dir, String runId, String recipes) throws IOException, InterruptedException {
-        ProcessBuilder mvn = new ProcessBuilder("mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am",
-                "-Drecipe=" + recipes, "-Dccci.run-id=" + runId, "-Dccci.pr=" + (4000 + Math.abs(runId.hashCode() % 1000)))
+        List<String> command = new ArrayList<>(List.of("mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am",
+                "-Drecipe=" + recipes, "-Dccci.run-id=" + runId, "-Dccci.pr=" + (4000 + Math.abs(runId.hashCode() % 1000))));
+        // BENCH_ARGLINE: the run's JVM options, to compare them (e.g. -XX:TieredStopAtLevel=1)
+        java.util.Optional.ofNullable(System.getenv("BENCH_ARGLINE")).ifPresent(a -> command.add("-DargLine=" + a));
+        ProcessBuilder mvn = new ProcessBuilder(command)
                 .directory(ROOT.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("mvn.log").toFile());
         mvn.environment().put("CCCI_RUNS_DIR", dir.toString());
         int exit = mvn.start().waitFor();

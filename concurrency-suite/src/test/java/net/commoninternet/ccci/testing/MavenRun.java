@@ -48,10 +48,17 @@ public final class MavenRun {
 
     public final Process process;
     final Path log;
+    private final Path reports;
 
-    private MavenRun(Process process, Path log) {
+    private MavenRun(Process process, Path log, Path reports) {
         this.process = process;
         this.log = log;
+        this.reports = reports;
+    }
+
+    /** The run's Surefire and Open Test Reporting XML (and their attachments): a folder of its own beside its log. */
+    public Path reports() {
+        return reports;
     }
 
     /**
@@ -59,12 +66,12 @@ public final class MavenRun {
      * Surefire fork) can be signalled at once, as Drone's wrapper does.
      */
     public static MavenRun start(Path log, Map<String, String> env, String... properties) throws IOException {
-        List<String> command = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am"));
+        Path reports = log.resolveSibling(log.getFileName() + ".reports");
+        List<String> command = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am",
+                "-Dreports.dir=" + reports, FORK_JIT));
         command.addAll(List.of(properties));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().putAll(env);
-        return new MavenRun(builder.start(), log);
+        return new MavenRun(inNamespace(new ProcessBuilder(command), env).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start(), log, reports);
     }
 
     /**
@@ -75,10 +82,8 @@ public final class MavenRun {
     public static MavenRun startAsTheReadmeSays(Path log, Map<String, String> env, String... properties) throws IOException {
         List<String> command = new ArrayList<>(List.of("setsid", "mvn", "test"));
         command.addAll(List.of(properties));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().putAll(env);
-        return new MavenRun(builder.start(), log);
+        return new MavenRun(inNamespace(new ProcessBuilder(command), env).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start(), log, ROOT.resolve("recipe-suites/target/surefire-reports"));
     }
 
     /**
@@ -95,14 +100,36 @@ public final class MavenRun {
         env.put(ChildShims.GATE, sandbox.resolve("never-opened").toString());
         env.put("CCCI_RUNS_DIR", sandbox.resolve("runs").toString());
         env.put("ABRA_DIR", sandbox.resolve("abra").toString());
+        ForkNamespace.env().forEach(env::putIfAbsent);
         List<String> mvn = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "-f", ROOT.resolve("pom.xml").toString(),
-                "test", "-pl", "recipe-suites", "-am", "-Dccci.log-file=" + logFile));
+                "test", "-pl", "recipe-suites", "-am", "-Dccci.log-file=" + logFile, "-Dreports.dir=" + sandbox.resolve("reports"),
+                FORK_JIT));
         mvn.addAll(List.of(properties));
         return helpers.start(Helper.java(Orphanage.class, mvn.toArray(String[]::new)), env);
     }
 
-    /** The default app lock directory: runs that deploy use it, so every process on the host agrees on which apps are live. */
-    public static final Path LOCK_DIR = Path.of("/run/lock");
+    /**
+     * The app lock directory of the runs this fork starts (their namespace's, {@link ForkNamespace}):
+     * runs that deploy use it, so every run of the namespace agrees on which apps are live.
+     */
+    public static final Path LOCK_DIR = ForkNamespace.LOCK_DIR;
+
+    /**
+     * The JIT of a run's Surefire fork when the suite starts it: the client compiler alone and the
+     * serial collector, as Maven's own JVM has (.mvn/jvm.config) and the helper JVMs ({@link Helper#java}):
+     * on a 2-core machine that runs two forks of the suite, the server compiler's threads are CPU the
+     * engine's work waits for; what a run does is the same. The README's own command
+     * ({@link #startAsTheReadmeSays}) keeps the project's defaults, as a user has them.
+     */
+    private static final String SHORT_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+    private static final String FORK_JIT = "-DargLine=" + SHORT_JVM;
+
+    /** From the repository root, in this fork's namespace unless {@code env} says otherwise, then {@code env}. */
+    private static ProcessBuilder inNamespace(ProcessBuilder builder, Map<String, String> env) {
+        builder.directory(ROOT.toFile()).environment().putAll(ForkNamespace.env());
+        builder.environment().putAll(env);
+        return builder;
+    }
 
     /**
      * Leaves nothing of a test's run behind, whatever happened: the stack (if a failed run left

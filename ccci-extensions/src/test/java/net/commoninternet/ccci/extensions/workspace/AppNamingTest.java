@@ -28,4 +28,28 @@ class AppNamingTest {
         }
         assertThat(AppNaming.isRunApp("cust-abc123.ci.commoninternet.net")).isTrue();
     }
+
+    /** Two namespaces never see each other's run apps, whichever suffix is the longer one. */
+    @Test
+    void runAppsOfTwoDomainSuffixesAreDisjoint() {
+        List<String> suffixes = List.of(AppNaming.DEFAULT_SUFFIX, "f1.ci.commoninternet.net", "f2.ci.commoninternet.net",
+                "commoninternet.net", "ci.example.org");
+        for (String made : suffixes) {
+            String domain = AppNaming.domain("custom-html", 0, "main", made);
+            for (String judged : suffixes) {
+                assertThat(AppNaming.runApps(judged).matcher(domain).matches()).as(domain + " judged in " + judged)
+                        .isEqualTo(made.equals(judged));
+            }
+        }
+    }
+
+    @Test
+    void aSuffixThatIsNotADomainIsRefusedAndItsNamespaceHasNoRunApps() {
+        for (String bad : List.of("", "CI.example.org", "ci_example.org", ".ci.example.org", "ci..example.org", "ci.example.org.",
+                "-ci.example.org", "a".repeat(41))) {
+            assertThat(AppNaming.suffix(bad)).as("'" + bad + "'").isNull();
+        }
+        assertThat(AppNaming.suffix("f1.ci.commoninternet.net")).isEqualTo("f1.ci.commoninternet.net");
+        assertThat(AppNaming.runApps(null).matcher("cust-abc123.ci.commoninternet.net").matches()).isFalse();
+    }
 }

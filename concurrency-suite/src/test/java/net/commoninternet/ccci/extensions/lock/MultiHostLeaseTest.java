@@ -21,6 +21,7 @@ import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.testing.ForkShares.OnTheTestBed;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LogCapture;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Nothing here touches the main engine.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@OnTheTestBed
 class MultiHostLeaseTest {
 
     private static final long TTL = 6;

@@ -18,6 +18,7 @@ import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.testing.ForkShares.OnTheTestBed;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * removes each node's containers and volumes (a volume lives on its node); each tier's service log
  * holds the tasks of every node.
  */
+@OnTheTestBed
 class MultiNodeRecipeRunTest {
 
     private static final Pattern APP = Pattern.compile("== ccci run \\S+ \\(pid \\d+\\): recipe \\S+ .* app (\\S+), ABRA_DIR");
@@ -148,7 +150,7 @@ class MultiNodeRecipeRunTest {
                 "== teardown of " + app.group(1) + ": clean ==");
         String results = Files.readString(sandbox.resolve("runs/i15-multinode/results.json"), StandardCharsets.UTF_8);
         assertThat(results).contains("\"clean_teardown\" : true");
-        Path report = MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml");
+        Path report = run.reports().resolve("TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml");
         assertThat(report).content().contains("name=\"i15web &gt; install &gt; serves-http\"",
                 "name=\"i15web &gt; upgrade &gt; moved-to-head\"", "name=\"i15web &gt; backup &gt; snapshot-created\"",
                 "name=\"i15web &gt; restore &gt; marker-restored\"").doesNotContain("<failure", "<error");

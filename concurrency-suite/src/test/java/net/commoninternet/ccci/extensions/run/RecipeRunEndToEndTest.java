@@ -27,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The main job, for real: {@code mvn test -Drecipe=custom-html} deploys the bundled recipe on
  * the local swarm, checks it serves over the proxy network, tears it down, and leaves Surefire
- * XML with one testcase per check; bad recipe names fail at once and create nothing.
+ * XML with one testcase per check; bad recipe names fail at once and create nothing. (The other
+ * bundled recipes' own end-to-end assertions read the runs of one {@code -Drecipe=all} command:
+ * {@link SeveralRecipesEndToEndTest}.)
  */
 class RecipeRunEndToEndTest {
 
@@ -221,36 +223,6 @@ class RecipeRunEndToEndTest {
         }
     }
 
-    @Test
-    void aTwoServiceRecipeWithASecretAHealthcheckAndStopFirstUpdatesReachesLevelThree() throws Exception {
-        runToTheEnd("notes-demo", "e2e-notes", 3022, (exit, output, domain) -> {
-            assertThat(exit).as(output).isZero();
-            assertThat(output).contains("1 secret(s) generated",
-                    "level 4: install pass, upgrade pass, backup_restore pass, functional pass");
-            String results = Files.readString(sandbox.resolve("runs/e2e-notes/results.json"), StandardCharsets.UTF_8);
-            assertThat(results).contains("\"level\" : 4", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
-            // The functional test printed the generated password: the console filter masked it
-            // everywhere it went (the CI log, run.log), and the test saw a real value (>= 16 chars).
-            assertThat(output).contains("db_password as the front sees it: ********");
-            // No warm custom-html is live, so its cold dependency (custom-html) was deployed first,
-            // counted, and removed after it.
-            assertThat(output).contains("dependency custom-html: its warm app warm-custom-html.ci.commoninternet.net is not"
-                    + " usable");
-            Matcher dep = Pattern.compile("== dependency custom-html of notes-demo: app (\\S+) ").matcher(output);
-            assertThat(dep.find()).as(output).isTrue();
-            assertThat(output).contains("deploy 2 of this run's app " + domain);
-            try (DockerEngine docker = DockerEngine.connect()) {
-                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(dep.group(1)))).isEmpty();
-            }
-            assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, dep.group(1)))).isFalse();
-            // The dependency's service logs are kept beside the app's, per tier.
-            assertThat(sandbox.resolve("runs/e2e-notes/logs/install/custom-html/app.log")).isRegularFile();
-            assertThat(sandbox.resolve("runs/e2e-notes/logs/install/db.log")).isRegularFile();
-            assertThat(sandbox.resolve("runs/e2e-notes/run.log")).content()
-                    .contains("db_password as the front sees it: ********");
-        });
-    }
-
     /**
      * A recipe that is not bundled, kept as a plain git repository elsewhere, with no
      * customization: the generic tiers run. It ships its own CI code (install_steps.sh and
@@ -367,67 +339,6 @@ class RecipeRunEndToEndTest {
                 new StackTeardown(docker.client()).teardown(warmStack);
             }
         }
-    }
-
-    @Test
-    void theBrokenCanaryComesOutRedOnTheUpgradeRungAndStillLeavesNothing() throws Exception {
-        runToTheEnd("custom-html-broken", "e2e-canary", 3021, (exit, output, domain) -> {
-            assertThat(exit).as("a broken recipe must never pass").isNotZero();
-            String report = Files.readString(MavenRun.ROOT.resolve(
-                    "recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml"));
-            assertThat(report).contains("failures=\"1\"",
-                    "name=\"custom-html-broken &gt; upgrade &gt; moved-to-head\"");
-            assertThat(output).contains("level 1: install pass, upgrade fail");
-            String results = Files.readString(sandbox.resolve("runs/e2e-canary/results.json"), StandardCharsets.UTF_8);
-            assertThat(results).contains("\"level\" : 1", "\"upgrade\" : \"fail\"", "\"clean_teardown\" : true");
-        });
-    }
-
-    /**
-     * The app+database corpus recipe: guestbook on Debian's PostgreSQL, chosen by COMPOSE_FILE in
-     * its .env.sample, reaches level 5. Its customization proves what the generic tiers cannot: the
-     * generated password has the 48 characters its length hint asks for, an entry written before the
-     * backup is in the pre-hook's dump, deleted, and back after the restore's post-hook loaded it.
-     */
-    @Test
-    void anAppWithARealPostgresqlBacksUpAndRestoresItsRowsThroughBackupbotHooks() throws Exception {
-        runToTheEnd("guestbook", "e2e-guestbook", 3030, (exit, output, domain) -> {
-            assertThat(exit).as(output).isZero();
-            // COMPOSE_FILE's chain in .env.sample chose the postgres overlay, and the commented smtp one stayed out
-            assertThat(output).contains("1 secret(s) generated",
-                    "deploying " + AppNaming.stackName(domain) + " (the judged compose of compose.yml, compose.postgres.yml)",
-                    "level 5: install pass, upgrade pass, backup_restore pass, functional pass, lint pass")
-                    .doesNotContain("compose.smtp.yml");
-            String report = Files.readString(MavenRun.ROOT.resolve(
-                    "recipe-suites/target/surefire-reports/TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml"));
-            assertThat(report).contains("failures=\"0\"", "errors=\"0\"",
-                    "name=\"guestbook &gt; install &gt; theGeneratedPasswordIsAsLongAsItsLengthHintSays\"",
-                    "name=\"guestbook &gt; install &gt; theOverlayChosenInTheEnvSampleIsDeployedAndTheCommentedOneIsNot\"",
-                    "name=\"guestbook &gt; backup &gt; thePreHooksDumpHoldsTheEntry\"",
-                    "name=\"guestbook &gt; restore &gt; theEntryWrittenBeforeTheBackupIsBackAfterTheRestore\"",
-                    "name=\"guestbook &gt; upgrade &gt; theUpgradedPageCountsTheEntriesAndKeptTheirs\"");
-            assertThat(output).contains("backup of " + AppNaming.stackName(domain) + ": snapshot")
-                    .contains("of [/volumes/" + AppNaming.stackName(domain) + "_postgres/backup.sql]");
-            String results = Files.readString(sandbox.resolve("runs/e2e-guestbook/results.json"), StandardCharsets.UTF_8);
-            assertThat(results).contains("\"level\" : 5", "\"clean_teardown\" : true", "\"no_secret_leak\" : true");
-            assertFollowsTheSchema(results);
-        });
-    }
-
-    /** The canary that forgot to bump a config version: RED on the upgrade rung, with one line naming the bump. */
-    @Test
-    void theCanaryThatForgotToBumpItsConfigVersionIsRedOnTheUpgradeRungWithTheVariableToBump() throws Exception {
-        runToTheEnd("custom-html-unbumped", "e2e-unbumped", 3031, (exit, output, domain) -> {
-            assertThat(exit).as("a broken recipe must never pass").isNotZero();
-            String line = "upgrade: failed — config nginx_conf of custom-html-unbumped changed (nginx.conf.tmpl) but kept its"
-                    + " name " + AppNaming.stackName(domain) + "_nginx_conf_v1, and swarm never updates a config in place:"
-                    + " bump NGINX_CONF_VERSION in abra.sh.";
-            assertThat(output).contains("level 1: install pass, upgrade fail", line)
-                    .doesNotContain("only updates to Labels are allowed");
-            String results = Files.readString(sandbox.resolve("runs/e2e-unbumped/results.json"), StandardCharsets.UTF_8);
-            assertThat(results).contains("\"level\" : 1", "\"upgrade\" : \"fail\"", "\"clean_teardown\" : true",
-                    "bump NGINX_CONF_VERSION in abra.sh");
-        });
     }
 
     @Test

@@ -18,6 +18,7 @@ import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.testing.ChildShims;
 import net.commoninternet.ccci.testing.EngineRestart;
+import net.commoninternet.ccci.testing.ForkShares.AloneOnTheEngine;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
@@ -136,6 +137,7 @@ class RunFaultsTest {
      * removes the app within its bound.
      */
     @Test
+    @AloneOnTheEngine
     void theEngineStoppedMidDeployFailsTheRunWithOneLineAndTheTeardownFinishesOnceItIsBack() throws Exception {
         Path recipes = recipeWithASecret();
         Path children = sandbox.resolve("children.log");

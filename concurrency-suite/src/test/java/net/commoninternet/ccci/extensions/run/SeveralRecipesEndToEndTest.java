@@ -14,9 +14,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
@@ -28,17 +30,25 @@ import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
 import net.commoninternet.ccci.testing.ResultsSchema;
 import net.commoninternet.ccci.testing.Orphanage;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 
 /**
  * Many recipes in one command, for real: {@code mvn test -Drecipe=all} runs every bundled recipe
- * in parallel on the local swarm (the canary red, the rest at their levels, exit non-zero,
- * nothing left, a catalogue a person can read in a browser); and a TERM to the whole process group
- * of {@code mvn test -Drecipe=a,b} while both runs are inside their deploys tears both down, each
- * in its own {@code finally}, and ends the command non-zero.
+ * on the local swarm, never more at once than the parallelism (the canary red, the rest at their
+ * levels, exit non-zero, nothing left, a catalogue a person can read in a browser); and a TERM to
+ * the whole process group of {@code mvn test -Drecipe=a,b} while both runs are inside their
+ * deploys tears both down, each in its own {@code finally}, and ends the command non-zero.
+ *
+ * <p>The one command of every bundled recipe is made once for the class ({@link AllBundled}), and
+ * each recipe's own end-to-end assertions read what its run left (its run.log, results.json, its
+ * testcases in the command's Surefire XML, the swarm after it): they only read, so one command
+ * serves them all, where each was a command of its own.
  */
 class SeveralRecipesEndToEndTest {
 
@@ -46,9 +56,14 @@ class SeveralRecipesEndToEndTest {
     private static final int SIGTERM = 15;
     private static final Pattern STARTED = Pattern.compile("== ccci run \\S+ \\(pid \\d+\\): .* app (\\S+), ABRA_DIR");
     private static final Path SCREENSHOTS = Path.of("target/surefire-reports/ccci-screenshots");
+    /** The all-run's bound: below the number of bundled recipes, so some of them wait for a slot. */
+    private static final int PARALLELISM = 2;
 
     @TempDir
     Path sandbox;
+
+    @TempDir
+    static Path shared;
 
     @RegisterExtension
     final ResultsSchema.EveryRun everyResultsJson = new ResultsSchema.EveryRun(() -> sandbox.resolve("runs"));
@@ -58,6 +73,8 @@ class SeveralRecipesEndToEndTest {
 
     private final List<String> domains = new ArrayList<>();
 
+    private static AllBundled all;
+
     @AfterEach
     void leaveNothingOnTheSwarm() throws Exception {
         for (String domain : domains) {
@@ -65,9 +82,102 @@ class SeveralRecipesEndToEndTest {
         }
     }
 
+    @AfterAll
+    static void leaveNothingOfTheAllRun() throws Exception {
+        if (all != null) {
+            for (String domain : all.domains.values()) {
+                MavenRun.removeLeftovers(domain);
+            }
+        }
+    }
+
+    /**
+     * {@code mvn test -Drecipe=all} at parallelism {@value #PARALLELISM}, once for the class, on first
+     * use: its exit status, console, run domains by recipe, and where its runs and reports are.
+     */
+    static final class AllBundled {
+        final int exit;
+        final String output;
+        final Map<String, String> domains = new TreeMap<>();
+        final Path runs;
+        final Path reports;
+
+        private AllBundled(int exit, String output, Path runs, Path reports) {
+            this.exit = exit;
+            this.output = output;
+            this.runs = runs;
+            this.reports = reports;
+        }
+
+        static synchronized AllBundled run() throws Exception {
+            if (all == null) {
+                Map<String, String> env = new HashMap<>(Map.of("CCCI_RUNS_DIR", shared.resolve("runs").toString(),
+                        "ABRA_DIR", shared.resolve("abra").toString()));
+                MavenRun run = MavenRun.start(shared.resolve("all.log"), env, "-Drecipe=all", "-Dccci.run-id=e2e-all",
+                        "-Dccci.pr=3030", "-Dccci.parallel.parallelism=" + PARALLELISM);
+                int exit = run.waitFor(RUN);
+                AllBundled made = new AllBundled(exit, run.output(), shared.resolve("runs"), run.reports());
+                Matcher started = Pattern.compile("== ccci run e2e-all-(\\S+) \\(pid \\d+\\): .* app (\\S+), ABRA_DIR")
+                        .matcher(made.output);
+                while (started.find()) {
+                    made.domains.put(started.group(1), started.group(2));
+                }
+                all = made;
+                assertThat(ResultsSchema.assertEveryValid(made.runs)).as(made.output).isEqualTo(made.domains.size());
+            }
+            return all;
+        }
+
+        /** The run folder of {@code recipe}'s run. */
+        Path dir(String recipe) {
+            return runs.resolve("e2e-all-" + recipe);
+        }
+
+        String runLog(String recipe) throws IOException {
+            return Files.readString(dir(recipe).resolve("run.log"), StandardCharsets.UTF_8);
+        }
+
+        String results(String recipe) throws IOException {
+            return Files.readString(dir(recipe).resolve("results.json"), StandardCharsets.UTF_8);
+        }
+
+        /** The command's Surefire XML: every run's testcases. */
+        String report() throws IOException {
+            return Files.readString(reports.resolve(REPORT), StandardCharsets.UTF_8);
+        }
+
+        /** The names of {@code recipe}'s testcases that failed or erred. */
+        List<String> failedChecks(String recipe) throws Exception {
+            NodeList cases = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(reports.resolve(REPORT).toFile())
+                    .getElementsByTagName("testcase");
+            List<String> failed = new ArrayList<>();
+            for (int i = 0; i < cases.getLength(); i++) {
+                Element testcase = (Element) cases.item(i);
+                String name = testcase.getAttribute("name");
+                if (name.startsWith(recipe + " > ") && (testcase.getElementsByTagName("failure").getLength() > 0
+                        || testcase.getElementsByTagName("error").getLength() > 0)) {
+                    failed.add(name);
+                }
+            }
+            return failed;
+        }
+
+        /** Nothing of {@code recipe}'s app is left on the swarm, and its lock is free. */
+        void assertNothingLeftOf(String recipe) throws Exception {
+            String domain = domains.get(recipe);
+            assertThat(domain).as(output).isNotNull();
+            try (DockerEngine docker = DockerEngine.connect()) {
+                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).as(domain).isEmpty();
+            }
+            assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, domain))).as(domain).isFalse();
+        }
+    }
+
+    private static final String REPORT = "TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml";
+
     /** The recipe's run summary from its run.log, so a wrong level says which check failed and why. */
-    private String summary(String recipe) throws IOException {
-        Path log = sandbox.resolve("runs/e2e-all-" + recipe + "/run.log");
+    private static String summary(String recipe) throws IOException {
+        Path log = all.dir(recipe).resolve("run.log");
         if (!Files.exists(log)) {
             return recipe + " (no run.log)";
         }
@@ -77,32 +187,21 @@ class SeveralRecipesEndToEndTest {
                 : text.substring(from));
     }
 
-    private Map<String, String> env() {
-        return new HashMap<>(Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
-                "ABRA_DIR", sandbox.resolve("abra").toString()));
-    }
-
     @Test
     void allBundledRecipesRunInParallelTheCanaryRedTheRestAtTheirLevelsAndNothingIsLeft() throws Exception {
-        MavenRun run = MavenRun.start(sandbox.resolve("all.log"), env(), "-Drecipe=all", "-Dccci.run-id=e2e-all",
-                "-Dccci.pr=3030");
-        int exit = run.waitFor(RUN);
-        String output = run.output();
-        Matcher started = STARTED.matcher(output);
-        while (started.find()) {
-            domains.add(started.group(1));
-        }
+        AllBundled run = AllBundled.run();
+        String output = run.output;
         List<String> bundled;
         try (Stream<Path> recipes = Files.list(MavenRun.ROOT.resolve("recipe-suites/recipes"))) {
             bundled = recipes.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
         }
 
-        assertThat(exit).as("the canary is red: the command fails").isNotZero();
-        assertThat(domains).as(output).hasSameSizeAs(bundled);
+        assertThat(run.exit).as("the canary is red: the command fails").isNotZero();
+        assertThat(run.domains.keySet()).as(output).containsExactlyElementsOf(bundled);
         assertThat(output).contains("== ccci command e2e-all: " + bundled.size() + " recipes",
                 "== progress: " + bundled.size() + "/" + bundled.size() + " done, ", "red (", "custom-html-broken",
                 ", 0 running ==");
-        JsonNode catalogue = new ObjectMapper().readTree(sandbox.resolve("runs/e2e-all/catalogue.json").toFile());
+        JsonNode catalogue = new ObjectMapper().readTree(run.runs.resolve("e2e-all/catalogue.json").toFile());
         Map<String, JsonNode> rows = new HashMap<>();
         catalogue.get("recipes").forEach(r -> rows.put(r.get("recipe").asText(), r));
         assertThat(rows.keySet()).containsExactlyInAnyOrderElementsOf(bundled);
@@ -120,39 +219,38 @@ class SeveralRecipesEndToEndTest {
         }
         long red = rows.values().stream().filter(r -> r.get("status").asText().equals("failed")).count();
         assertThat(catalogue.get("flags").get("no_secret_leak").asBoolean()).isTrue();
-        // Each run has its own folder, results, report and badge; they went on at the same time.
+        // Each run has its own folder, results, report and badge; they went on at the same time, never
+        // more at once than the parallelism, and each run beyond it said once that it waited for a slot.
         List<Instant[]> spans = new ArrayList<>();
         for (String recipe : bundled) {
-            Path runDir = sandbox.resolve("runs/e2e-all-" + recipe);
+            Path runDir = run.dir(recipe);
             for (String file : List.of("results.json", "report.html", "badge.svg", "run.log")) {
                 assertThat(runDir.resolve(file)).as(recipe).isRegularFile();
             }
             JsonNode timings = new ObjectMapper().readTree(runDir.resolve("results.json").toFile()).get("timings");
             Instant start = Instant.parse(timings.get("started_at").asText());
             spans.add(new Instant[] {start, start.plusMillis(timings.get("total_ms").asLong())});
-            assertThat(Files.readString(runDir.resolve("run.log"), StandardCharsets.UTF_8)).as("run.log of " + recipe)
+            assertThat(run.runLog(recipe)).as("run.log of " + recipe)
                     .contains("== RUN SUMMARY ==", "recipe " + recipe + " ").doesNotContain("== ccci run e2e-all-"
                             + bundled.stream().filter(r -> !r.equals(recipe)).findFirst().orElseThrow() + " ");
         }
-        assertThat(overlapping(spans)).as("at least two runs went on at once").isTrue();
+        assertThat(mostAtOnce(spans)).as("most runs at once (parallelism %d)", PARALLELISM).isEqualTo(PARALLELISM);
+        assertThat(output.lines().filter(l -> l.contains(" waits for a run slot: " + PARALLELISM + " run(s) at once")))
+                .as(output).hasSize(bundled.size() - PARALLELISM);
         // The Open Test Reporting XML carries each run's report and the command's catalogue.
-        String otr = Files.readString(MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/open-test-report.xml"),
-                StandardCharsets.UTF_8);
+        String otr = Files.readString(run.reports.resolve("open-test-report.xml"), StandardCharsets.UTF_8);
         assertThat(otr).contains("path=\"ccci/catalogue.html\"", "path=\"ccci/catalogue.json\"",
                 "path=\"ccci/custom-html-broken/report.html\"", "path=\"ccci/custom-html/badge.svg\"");
-        try (DockerEngine docker = DockerEngine.connect()) {
-            for (String domain : domains) {
-                assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).as(domain).isEmpty();
-                assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, domain))).as(domain).isFalse();
-            }
+        for (String recipe : bundled) {
+            run.assertNothingLeftOf(recipe);
         }
         // What a person sees: the catalogue and the canary's report, in a real browser, at a phone's
         // and a laptop's width, readable (axe-core) and fitting the screen.
         try (HeadlessChromium browser = HeadlessChromium.start(sandbox.resolve("chromium-profile"))) {
-            String shown = browser.visibleText(sandbox.resolve("runs/e2e-all/catalogue.html"));
+            String shown = browser.visibleText(run.runs.resolve("e2e-all/catalogue.html"));
             assertThat(shown).contains("ccci command e2e-all", red + " red", "custom-html-broken", "level 1", "level 4");
             browser.assertReadableOnEveryScreen("e2e-all-catalogue", SCREENSHOTS);
-            Path canary = sandbox.resolve("runs/e2e-all-custom-html-broken");
+            Path canary = run.dir("custom-html-broken");
             JsonNode results = new ObjectMapper().readTree(canary.resolve("results.json").toFile());
             shown = browser.visibleText(canary.resolve("report.html"));
             assertThat(shown).contains("level 1", "failed", "Where it broke", "upgrade > moved-to-head",
@@ -170,15 +268,106 @@ class SeveralRecipesEndToEndTest {
         }
     }
 
-    private static boolean overlapping(List<Instant[]> spans) {
-        for (int i = 0; i < spans.size(); i++) {
-            for (int j = i + 1; j < spans.size(); j++) {
-                if (spans.get(i)[0].isBefore(spans.get(j)[1]) && spans.get(j)[0].isBefore(spans.get(i)[1])) {
-                    return true;
-                }
-            }
+    @Test
+    void theBrokenCanaryComesOutRedOnTheUpgradeRungAndStillLeavesNothing() throws Exception {
+        AllBundled run = AllBundled.run();
+        assertThat(run.failedChecks("custom-html-broken")).as(summary("custom-html-broken"))
+                .containsExactly("custom-html-broken > upgrade > moved-to-head");
+        assertThat(run.runLog("custom-html-broken")).contains("level 1: install pass, upgrade fail");
+        assertThat(run.results("custom-html-broken")).contains("\"level\" : 1", "\"upgrade\" : \"fail\"",
+                "\"clean_teardown\" : true");
+        run.assertNothingLeftOf("custom-html-broken");
+    }
+
+    /** The canary that forgot to bump a config version: RED on the upgrade rung, with one line naming the bump. */
+    @Test
+    void theCanaryThatForgotToBumpItsConfigVersionIsRedOnTheUpgradeRungWithTheVariableToBump() throws Exception {
+        AllBundled run = AllBundled.run();
+        String domain = run.domains.get("custom-html-unbumped");
+        String line = "upgrade: failed — config nginx_conf of custom-html-unbumped changed (nginx.conf.tmpl) but kept its"
+                + " name " + AppNaming.stackName(domain) + "_nginx_conf_v1, and swarm never updates a config in place:"
+                + " bump NGINX_CONF_VERSION in abra.sh.";
+        assertThat(run.runLog("custom-html-unbumped")).contains("level 1: install pass, upgrade fail", line)
+                .doesNotContain("only updates to Labels are allowed");
+        assertThat(run.results("custom-html-unbumped")).contains("\"level\" : 1", "\"upgrade\" : \"fail\"",
+                "\"clean_teardown\" : true", "bump NGINX_CONF_VERSION in abra.sh");
+        run.assertNothingLeftOf("custom-html-unbumped");
+    }
+
+    /**
+     * The app+database corpus recipe: guestbook on Debian's PostgreSQL, chosen by COMPOSE_FILE in
+     * its .env.sample, reaches level 5. Its customization proves what the generic tiers cannot: the
+     * generated password has the 48 characters its length hint asks for, an entry written before the
+     * backup is in the pre-hook's dump, deleted, and back after the restore's post-hook loaded it.
+     */
+    @Test
+    void anAppWithARealPostgresqlBacksUpAndRestoresItsRowsThroughBackupbotHooks() throws Exception {
+        AllBundled run = AllBundled.run();
+        String domain = run.domains.get("guestbook");
+        String log = run.runLog("guestbook");
+        // COMPOSE_FILE's chain in .env.sample chose the postgres overlay, and the commented smtp one stayed out
+        assertThat(log).as(summary("guestbook")).contains("1 secret(s) generated",
+                "deploying " + AppNaming.stackName(domain) + " (the judged compose of compose.yml, compose.postgres.yml)",
+                "level 5: install pass, upgrade pass, backup_restore pass, functional pass, lint pass")
+                .doesNotContain("compose.smtp.yml");
+        assertThat(run.failedChecks("guestbook")).isEmpty();
+        assertThat(run.report()).contains(
+                "name=\"guestbook &gt; install &gt; theGeneratedPasswordIsAsLongAsItsLengthHintSays\"",
+                "name=\"guestbook &gt; install &gt; theOverlayChosenInTheEnvSampleIsDeployedAndTheCommentedOneIsNot\"",
+                "name=\"guestbook &gt; backup &gt; thePreHooksDumpHoldsTheEntry\"",
+                "name=\"guestbook &gt; restore &gt; theEntryWrittenBeforeTheBackupIsBackAfterTheRestore\"",
+                "name=\"guestbook &gt; upgrade &gt; theUpgradedPageCountsTheEntriesAndKeptTheirs\"");
+        assertThat(log).contains("backup of " + AppNaming.stackName(domain) + ": snapshot")
+                .contains("of [/volumes/" + AppNaming.stackName(domain) + "_postgres/backup.sql]");
+        assertThat(run.results("guestbook")).contains("\"level\" : 5", "\"clean_teardown\" : true",
+                "\"no_secret_leak\" : true");
+        run.assertNothingLeftOf("guestbook");
+    }
+
+    @Test
+    void aTwoServiceRecipeWithASecretAHealthcheckAndStopFirstUpdatesReachesLevelThree() throws Exception {
+        AllBundled run = AllBundled.run();
+        String domain = run.domains.get("notes-demo");
+        String log = run.runLog("notes-demo");
+        assertThat(log).as(summary("notes-demo")).contains("1 secret(s) generated",
+                "level 4: install pass, upgrade pass, backup_restore pass, functional pass");
+        assertThat(run.results("notes-demo")).contains("\"level\" : 4", "\"clean_teardown\" : true",
+                "\"no_secret_leak\" : true");
+        // The functional test printed the generated password: the console filter masked it
+        // everywhere it went (the CI log, run.log), and the test saw a real value (>= 16 chars).
+        assertThat(log).contains("db_password as the front sees it: ********");
+        assertThat(run.output).contains("db_password as the front sees it: ********");
+        // No warm custom-html is live, so its cold dependency (custom-html) was deployed first,
+        // counted, and removed after it.
+        assertThat(log).contains("dependency custom-html: its warm app warm-custom-html.ci.commoninternet.net is not"
+                + " usable");
+        Matcher dep = Pattern.compile("== dependency custom-html of notes-demo: app (\\S+) ").matcher(log);
+        assertThat(dep.find()).as(log).isTrue();
+        assertThat(log).contains("deploy 2 of this run's app " + domain);
+        try (DockerEngine docker = DockerEngine.connect()) {
+            assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(dep.group(1)))).isEmpty();
         }
-        return false;
+        assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, dep.group(1)))).isFalse();
+        // The dependency's service logs are kept beside the app's, per tier.
+        assertThat(run.dir("notes-demo").resolve("logs/install/custom-html/app.log")).isRegularFile();
+        assertThat(run.dir("notes-demo").resolve("logs/install/db.log")).isRegularFile();
+        run.assertNothingLeftOf("notes-demo");
+    }
+
+    /** The most spans open at one instant (a sweep over their starts and ends, an end before a start at a tie). */
+    private static int mostAtOnce(List<Instant[]> spans) {
+        TreeMap<Instant, Integer> edges = new TreeMap<>();
+        for (Instant[] span : spans) {
+            edges.merge(span[0], 1, Integer::sum);
+            edges.merge(span[1], -1, Integer::sum);
+        }
+        int open = 0;
+        int most = 0;
+        for (int delta : edges.values()) {
+            open += delta;
+            most = Math.max(most, open);
+        }
+        return most;
     }
 
     /**

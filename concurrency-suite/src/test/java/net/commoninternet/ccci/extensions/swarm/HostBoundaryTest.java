@@ -137,6 +137,9 @@ class HostBoundaryTest {
         try (Socket reach = new Socket()) {
             reach.connect(new InetSocketAddress(PRIVATE, PORT), 3000);
         }
+        // the listener writes its line after the kernel accepted the connection: the host's own
+        // arrival is in the log before it is cleared, never after
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> Files.readAllLines(log).contains(PRIVATE));
         Files.writeString(log, "");
 
         // a container on proxy, under the engine's default runtime, as a recipe's task is

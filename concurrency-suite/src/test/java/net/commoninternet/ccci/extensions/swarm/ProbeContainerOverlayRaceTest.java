@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import net.commoninternet.ccci.testing.ForkShares.OnTheTestBed;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LogCapture;
 import net.commoninternet.ccci.testing.MultiNodeSwarm;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code ccci-proxy-anchor} service does on a CI host (traefik, on a real server): no start is refused.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@OnTheTestBed
 class ProbeContainerOverlayRaceTest {
 
     private static final int TRIALS = 6;

@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import net.commoninternet.ccci.testing.EngineRestart;
+import net.commoninternet.ccci.testing.ForkShares.AloneOnTheEngine;
 import net.commoninternet.ccci.testing.LogCapture;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.AfterEach;
@@ -59,6 +60,7 @@ class StackTeardownTest {
      * removes everything, within its bound.
      */
     @Test
+    @AloneOnTheEngine
     void aTeardownWhileTheEngineIsDownSaysSoRetriesWithinItsBoundAndRemovesTheStackOnceItIsBack(@TempDir Path dir)
             throws Exception {
         Path compose = dir.resolve("compose.yml");

@@ -191,15 +191,15 @@ class SwarmConvergenceTest {
         SwarmConvergence.Report report;
         List<String> said;
         try (LogCapture log = new LogCapture(SwarmConvergence.class)) {
-            report = convergence.await(STACK, Duration.ofSeconds(20));
+            report = convergence.await(STACK, Duration.ofSeconds(12));
             said = log.lines();
         }
 
         assertThat(report.converged()).isFalse();
-        assertThat(report.describe()).contains("not converged within 20 s", SERVICE, "exit");
+        assertThat(report.describe()).contains("not converged within 12 s", SERVICE, "exit");
         assertThat(said).filteredOn(l -> l.startsWith(".. still waiting for stack " + STACK + " to converge: "))
                 .as(String.join("\n", said)).hasSize(1)
-                .first().asString().contains(": 10 s of at most 20 s (", SERVICE);
+                .first().asString().contains(": 10 s of at most 12 s (", SERVICE);
     }
 
     @Test
