@@ -4,19 +4,14 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.model.HostConfig;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
-import org.apache.commons.io.input.BoundedInputStream;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +36,7 @@ public final class PageScreenshot {
 
     /** The browser's image, built by scripts/setup-local-swarm from the host's chromium. */
     public static final String IMAGE = "ccci.local/chromium:1";
-    /** Where the container writes the picture: its own layer, read once it has exited. */
+    /** Where chromium writes the picture; the image's entrypoint then prints it, base64, on stdout. */
     private static final String OUT = "/shot/page.png";
     /** A picture larger than this is not kept (a page of 1280 px width is a few hundred KiB). */
     private static final long MAX_BYTES = 32L << 20;
@@ -93,14 +88,19 @@ public final class PageScreenshot {
             } catch (RuntimeException timedOut) {
                 return Shot.none("the page " + page.url() + " did not render within " + bound.toSeconds() + " s");
             }
-            String log = logOf(id);
-            Optional<String> failed = navigationError(log);
+            Streams streams = streamsOf(id);
+            Optional<String> failed = navigationError(streams.stderr());
             if (failed.isPresent() || exit == null || exit != 0) {
                 return Shot.none("the page " + page.url() + " did not render: " + failed.orElse("chromium exited " + exit
-                        + lastLine(log)));
+                        + lastLine(streams.stderr())));
             }
-            return copyOut(id, png).map(Shot::of).orElseGet(() -> Shot.none("the page " + page.url() + " rendered, but chromium"
-                    + " wrote no picture" + lastLine(log)));
+            byte[] picture = java.util.Base64.getMimeDecoder().decode(streams.stdout());
+            if (picture.length == 0) {
+                return Shot.none("the page " + page.url() + " rendered, but chromium wrote no picture" + lastLine(streams.stderr()));
+            }
+            Files.createDirectories(png.getParent());
+            Files.write(png, picture);
+            return Shot.of(png);
         } catch (IOException | RuntimeException e) {
             return Shot.none("the picture of " + page.url() + " could not be taken: " + e.getMessage());
         } finally {
@@ -123,36 +123,33 @@ public final class PageScreenshot {
         return lines.isEmpty() ? "" : " (" + lines.get(lines.size() - 1) + ")";
     }
 
-    private String logOf(String id) throws InterruptedException {
-        StringBuilder text = new StringBuilder();
-        try (var logs = client.logContainerCmd(id).withStdOut(true).withStdErr(true).withTail(200)
+    /** What the exited container printed: the picture (base64) on stdout, chromium's own lines on stderr. */
+    private record Streams(String stdout, String stderr) {
+    }
+
+    /** The container's two streams, each bounded: a picture beyond {@link #MAX_BYTES} is not read at all. */
+    private Streams streamsOf(String id) throws InterruptedException, IOException {
+        StringBuilder out = new StringBuilder();
+        StringBuilder err = new StringBuilder();
+        long[] bytes = new long[1];
+        try (var logs = client.logContainerCmd(id).withStdOut(true).withStdErr(true)
                 .exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<com.github.dockerjava.api.model.Frame>() {
                     @Override
                     public void onNext(com.github.dockerjava.api.model.Frame frame) {
-                        text.append(new String(frame.getPayload(), java.nio.charset.StandardCharsets.UTF_8));
+                        bytes[0] += frame.getPayload().length;
+                        if (bytes[0] <= MAX_BYTES * 4 / 3 + (1 << 20)) {
+                            (frame.getStreamType() == com.github.dockerjava.api.model.StreamType.STDOUT ? out : err)
+                                    .append(new String(frame.getPayload(), java.nio.charset.StandardCharsets.US_ASCII));
+                        }
                     }
                 })) {
-            logs.awaitCompletion(10, TimeUnit.SECONDS);
-        } catch (IOException closing) {
-            // what was read is kept
-        }
-        return text.toString();
-    }
-
-    /** The picture out of the exited container's layer (a tar of one file), bounded; empty if it is not there. */
-    private Optional<Path> copyOut(String id, Path png) throws IOException {
-        try (InputStream archive = client.copyArchiveFromContainerCmd(id, OUT).exec();
-             TarArchiveInputStream tar = new TarArchiveInputStream(archive)) {
-            TarArchiveEntry entry = tar.getNextEntry();
-            if (entry == null || !entry.isFile() || entry.getSize() > MAX_BYTES) {
-                return Optional.empty();
+            if (!logs.awaitCompletion(30, TimeUnit.SECONDS)) {
+                throw new IOException("the browser's output did not end within 30 s");
             }
-            Files.createDirectories(png.getParent());
-            Files.copy(BoundedInputStream.builder().setInputStream(tar).setMaxCount(MAX_BYTES).get(), png,
-                    StandardCopyOption.REPLACE_EXISTING);
-            return Optional.of(png);
-        } catch (com.github.dockerjava.api.exception.NotFoundException none) {
-            return Optional.empty();
         }
+        if (bytes[0] > MAX_BYTES * 4 / 3 + (1 << 20)) {
+            throw new IOException("the picture is larger than " + (MAX_BYTES >> 20) + " MiB");
+        }
+        return new Streams(out.toString(), err.toString());
     }
 }
