@@ -54,7 +54,7 @@ public final class PageScreenshot {
 
     /** What to take: the page at {@code path} of the service {@code service} (its full swarm name), as {@code domain:port}. */
     public record Page(String stack, String service, String domain, int port, String path) {
-        String url() {
+        public String url() {
             return "http://" + domain + ":" + port + (path.startsWith("/") ? path : "/" + path);
         }
     }
