@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.spi;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -39,6 +40,21 @@ public interface Probes {
 
     /** Up to {@code attempts} tries of {@code probe}, a pause apart: the first pass or the last failure. */
     Outcome retry(CiKeys.Probe probe, int attempts) throws InterruptedException;
+
+    /**
+     * A picture of the page at {@code path} as a person's browser renders it, {@code width} px
+     * wide, into {@code png}: a real headless browser in a container of its own on the proxy
+     * network, confined like the app's containers, asks for it by the app's domain. Empty when no
+     * service of the app is routed.
+     */
+    Optional<Picture> picture(String path, int width, Path png, Duration timeout) throws InterruptedException;
+
+    /**
+     * A picture's outcome: the page's address, the file (empty if the page did not render), and
+     * why there is none, in one line.
+     */
+    record Picture(String url, Optional<Path> png, String why) {
+    }
 
     /**
      * The recipe's {@code READY_PROBE} verdict, awaited once for the run: the lifecycle awaits it

@@ -140,11 +140,13 @@ class CiKeysTest {
     }
 
     @Test
-    void screenshotIsAcceptedButListedAsNotActedOn() {
-        CiKeys keys = keys(Map.of("WARM_CANONICAL", true, "SCREENSHOT", "/", "HEALTH_PATH", "/"));
+    void screenshotNamesThePageWhosePictureIsTakenAndDefaultsToTheHealthPath() {
+        CiKeys keys = keys(Map.of("WARM_CANONICAL", true, "SCREENSHOT", "/gallery", "HEALTH_PATH", "/health"));
 
-        assertThat(keys.notActedOn()).containsExactly("SCREENSHOT");
-        assertThat(keys.asMap()).containsKeys("SCREENSHOT", "WARM_CANONICAL", "HEALTH_PATH");
+        assertThat(keys.notActedOn()).isEmpty();
+        assertThat(keys.screenshotPath()).isEqualTo("/gallery");
+        assertThat(keys(Map.of("HEALTH_PATH", "/health")).screenshotPath()).isEqualTo("/health");
+        assertThat(keys(Map.of()).screenshotPath()).isEqualTo("/");
     }
 
     @Test

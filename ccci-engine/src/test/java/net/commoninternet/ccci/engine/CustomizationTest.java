@@ -107,18 +107,12 @@ class CustomizationTest {
     }
 
     @Test
-    void keysNotActedOnAreOneWarningEachAndTheRunIsStillDiscoveredAndRun() {
+    void keysThisCcciActsOnAreNoWarningAndTheRunIsDiscoveredAndRun() {
         EngineDiscoveryResults discovered = kit("unacted", "install", selectClass(Anchor.class)).discover();
 
         assertThat(ids(discovered.getEngineDescriptor())).contains("[engine:ccci]/[recipe:unacted]/[tier:install]");
-        assertThat(discovered.getDiscoveryIssues()).allSatisfy(issue -> {
-            assertThat(issue.severity()).isEqualTo(DiscoveryIssue.Severity.WARNING);
-            assertThat(issue.source()).contains(ClassSource.from(TestCustomizations.Unacted.class));
-        });
-        // WARM_CANONICAL is acted on (by runs that depend on this recipe): no warning for it.
-        assertThat(discovered.getDiscoveryIssues()).extracting(DiscoveryIssue::message).satisfiesExactly(
-                m -> assertThat(m).startsWith("CI key SCREENSHOT of unacted is recorded but not acted on by this ccci")
-                        .endsWith("the run goes on without it."));
+        // SCREENSHOT (the run's pictures) and WARM_CANONICAL (by runs that depend on this recipe) are acted on
+        assertThat(discovered.getDiscoveryIssues()).isEmpty();
 
         kit("unacted", "install", selectClass(Anchor.class)).execute();
         assertThat(RecordingLifecycle.EVENTS).startsWith("setup unacted [INSTALL]", "operate install");

@@ -1,11 +1,13 @@
 package net.commoninternet.ccci.extensions.deployment;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.extensions.swarm.AppProbes;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
+import net.commoninternet.ccci.extensions.swarm.PageScreenshot;
 import net.commoninternet.ccci.spi.Probes;
 
 /** The run's probes of its app: the HTTP probe's and the recipe's own ({@link AppProbes}), from its probe container. */
@@ -28,6 +30,18 @@ final class LiveProbes implements Probes {
         }
         HttpProbe.Answer answer = http.await(target.get(), deployment.deployed().domain(), path, ok, timeout);
         return Optional.of(new Answer(target.get().url(path), answer.status(), answer.detail()));
+    }
+
+    @Override
+    public Optional<Picture> picture(String path, int width, Path png, Duration timeout) throws InterruptedException {
+        Optional<HttpProbe.Target> target = deployment.tools().http().target(deployment.deployed().stack());
+        if (target.isEmpty()) {
+            return Optional.empty();
+        }
+        PageScreenshot.Page page = new PageScreenshot.Page(deployment.deployed().stack(), target.get().service(),
+                deployment.deployed().domain(), target.get().port(), path);
+        PageScreenshot.Shot shot = new PageScreenshot(deployment.tools().docker().client()).take(page, width, png, timeout);
+        return Optional.of(new Picture(page.url(), shot.png(), shot.why()));
     }
 
     @Override

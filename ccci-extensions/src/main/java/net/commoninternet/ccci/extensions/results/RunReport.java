@@ -2,8 +2,10 @@ package net.commoninternet.ccci.extensions.results;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import net.commoninternet.ccci.api.Tier;
 import org.apiguardian.api.API;
 
 /**
@@ -149,7 +152,43 @@ public final class RunReport {
         ((Map<String, Object>) results.get("rungs")).forEach((name, verdict) -> rungs.add(Map.of("name", name, "verdict", verdict)));
         model.put("rungs", rungs);
         model.put("phases", phases(timings));
+        List<Map<String, Object>> pictures = pictures(runDir);
+        model.put("pictures", pictures);
+        model.put("hasPictures", !pictures.isEmpty());
         return model;
+    }
+
+    /** A picture's bytes beyond this are linked, not embedded (the report stays a page, not an archive). */
+    private static final long EMBEDDED_PICTURE_BYTES = 4L << 20;
+
+    /**
+     * The pictures of the app after its install and upgrade ({@link AppPictures}), in tier order:
+     * each embedded as a data URI (report.html stays one self-contained file) and linked, or the
+     * line saying why there is none.
+     */
+    private static List<Map<String, Object>> pictures(Path runDir) throws IOException {
+        List<Map<String, Object>> pictures = new ArrayList<>();
+        for (Tier tier : List.of(Tier.INSTALL, Tier.UPGRADE)) {
+            Path png = AppPictures.picture(runDir, tier);
+            Path why = AppPictures.why(runDir, tier);
+            Map<String, Object> picture = new HashMap<>();
+            picture.put("tier", tier.id());
+            picture.put("width", AppPictures.WIDTH);
+            if (Files.isRegularFile(png, LinkOption.NOFOLLOW_LINKS)) {
+                picture.put("file", runDir.relativize(png).toString());
+                if (Files.size(png) <= EMBEDDED_PICTURE_BYTES) {
+                    picture.put("dataUri", "data:image/png;base64," + Base64.getEncoder().encodeToString(Files.readAllBytes(png)));
+                } else {
+                    picture.put("why", "the picture is larger than " + (EMBEDDED_PICTURE_BYTES >> 20) + " MiB: open the file");
+                }
+            } else if (Files.isRegularFile(why, LinkOption.NOFOLLOW_LINKS)) {
+                picture.put("why", Files.readString(why).strip());
+            } else {
+                continue;
+            }
+            pictures.add(picture);
+        }
+        return pictures;
     }
 
     /** {@code from 1.0.0+1.22.1 to 1.1.0+1.22.1}, or the plan's reason when there was no upgrade. */

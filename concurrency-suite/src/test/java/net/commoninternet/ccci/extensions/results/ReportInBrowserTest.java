@@ -104,6 +104,10 @@ class ReportInBrowserTest {
         assertThat(browser.hrefsOf("tr.check:has(td.passed) td.logs a")).contains("logs/install/app.log");
         assertThat(browser.hrefsOf("tr.check:has(td.passed) + tr.evidence")).as("only a failed check shows its logs' ends").isEmpty();
         assertThat(browser.resourcesLoaded()).as("self-contained: no style, script, image or font fetched").isZero();
+        // the app as a browser showed it: the install's picture embedded, the upgrade's absence said in one line
+        assertThat(shown).contains("The app, as a browser shows it", "after the install", "after the upgrade",
+                "did not render: net::ERR_CONNECTION_REFUSED");
+        assertThat(browser.hrefsOf("figure a")).containsExactly("screenshots/install.png");
         browser.assertReadableOnEveryScreen("report-custom-html-broken", SCREENSHOTS);
     }
 
@@ -158,6 +162,20 @@ class ReportInBrowserTest {
                 .append(SECRET).append(")\n");
         Files.writeString(runDir.resolve("logs/upgrade/app.log"), upgradeLog);
         Files.writeString(runDir.resolve("run.log"), "== RUN SUMMARY ==\n");
+        // the pictures of the app: after the install a page, after a red upgrade the one line of why there is none
+        Files.createDirectories(runDir.resolve("screenshots"));
+        java.awt.image.BufferedImage page = new java.awt.image.BufferedImage(1280, 960, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D paint = page.createGraphics();
+        paint.setColor(new java.awt.Color(0x1f6f3f));
+        paint.fillRect(0, 0, 1280, 960);
+        paint.dispose();
+        javax.imageio.ImageIO.write(page, "png", runDir.resolve("screenshots/install.png").toFile());
+        if (red) {
+            Files.writeString(runDir.resolve("screenshots/upgrade.txt"), "the page http://" + settings.recipe()
+                    + ".example:80/ did not render: net::ERR_CONNECTION_REFUSED\n");
+        } else {
+            javax.imageio.ImageIO.write(page, "png", runDir.resolve("screenshots/upgrade.png").toFile());
+        }
         RunRecord record = new RunRecord();
         record.add(RunRecord.Row.passed(Tier.INSTALL, "converged"));
         record.add(RunRecord.Row.passed(Tier.INSTALL, "serves-http"));

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -169,6 +170,15 @@ class RecipeRunEndToEndTest {
                 "\"compose overlay of CustomHtmlCi\" : \"applied\"");
         assertThat(results).doesNotContain("not-a-real-password");
         assertFollowsTheSchema(results);
+        // the app's page as a browser shows it, after the install and after the upgrade: real PNGs, in the report
+        Path runDir = sandbox.resolve("runs/e2e-ok");
+        for (String tier : List.of("install", "upgrade")) {
+            java.awt.image.BufferedImage picture = javax.imageio.ImageIO.read(runDir.resolve("screenshots/" + tier + ".png").toFile());
+            assertThat(picture).as("the picture after the " + tier).isNotNull();
+            assertThat(picture.getWidth()).isEqualTo(1280);
+        }
+        assertThat(runDir.resolve("report.html")).content().contains("<h2>The app, as a browser shows it</h2>",
+                "alt=\"the app's page after the install", "alt=\"the app's page after the upgrade", "data:image/png;base64,");
         assertThat(output).contains("READY_PROBE tcp:80:3: 3 TCP connect(s) in a row", "COMPOSE_FILE=compose.yml:.ccci/compose.customization.yml",
                 // the recipe's own coop-cloud.${STACK_NAME}.timeout label (no DEPLOY_TIMEOUT in its customization)
                 "deploy timeout 120 s (the recipe's coop-cloud." + AppNaming.stackName(domain) + ".timeout label)");
