@@ -69,6 +69,18 @@ public final class Constants {
     /** App-domain lockfile directory; environment {@code CCCI_APP_LOCK_DIR}; default /run/lock. */
     public static final String APP_LOCK_DIR = "ccci.app-lock-dir";
 
+    /**
+     * The run apps' domain suffix, a run-app namespace; environment {@code CCCI_DOMAIN_SUFFIX};
+     * default {@value #DEFAULT_DOMAIN_SUFFIX}. A janitor takes only its own namespace's apps for run
+     * apps, so two sets of runs that judge liveness by two lock folders on one engine (the
+     * concurrency suite's forks) each need a namespace of their own; every run of one namespace on a
+     * host uses one lock folder. Lower-case DNS labels joined by dots, at most 40 characters.
+     */
+    public static final String DOMAIN_SUFFIX = "ccci.domain-suffix";
+
+    /** The run apps' domain suffix unless {@link #DOMAIN_SUFFIX} says otherwise. */
+    public static final String DEFAULT_DOMAIN_SUFFIX = "ci.commoninternet.net";
+
     /** Per-run folders; environment {@code CCCI_RUNS_DIR}; default /var/lib/cc-ci-runs. */
     public static final String RUNS_DIR = "ccci.runs-dir";
 

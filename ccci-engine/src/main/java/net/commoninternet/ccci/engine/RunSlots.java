@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.support.hierarchical.HierarchicalTestExecutorService;
 import org.junit.platform.engine.support.hierarchical.Node;
 import org.junit.platform.engine.support.hierarchical.ResourceLock;
@@ -79,7 +80,7 @@ final class RunSlots implements HierarchicalTestExecutorService {
         }
 
         @Override
-        public org.junit.platform.engine.TestDescriptor getTestDescriptor() {
+        public TestDescriptor getTestDescriptor() {
             return task.getTestDescriptor();
         }
 

@@ -135,6 +135,7 @@ final class SettingsReader {
         RunSettings.Lease lease = lease();
         Path recipes = recipesDir();
         Path lockDir = folder(APP_LOCK_DIR, HostVariables.APP_LOCK_DIR, "/run/lock");
+        String domainSuffix = domainSuffix();
         Path runsDir = folder(RUNS_DIR, HostVariables.RUNS_DIR, "/var/lib/cc-ci-runs");
         Path abraDir = path(ABRA_DIR, HostVariables.ABRA_DIR, System.getProperty("user.home") + "/.abra");
         Optional<Path> logFile = config.get(LOG_FILE).map(String::trim).filter(s -> !s.isEmpty())
@@ -154,7 +155,7 @@ final class SettingsReader {
             return Optional.empty();
         }
         return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver,
-                new RunSettings.HostPaths(recipes, lockDir, runsDir, abraDir, logFile),
+                new RunSettings.HostPaths(recipes, new RunSettings.Namespace(lockDir, domainSuffix), runsDir, abraDir, logFile),
                 new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, new RunSettings.HostTrust(approved, allowance,
                         Duration.ofSeconds(hookTimeout), unconfined),
                         probeImage, lease)));
@@ -316,6 +317,21 @@ final class SettingsReader {
     }
 
     /** A folder the run creates if missing; one that exists as something else is a problem (checked, not created). */
+    /** Lower-case DNS labels joined by dots, short enough that every swarm name of a run app's stack fits. */
+    private static final Pattern DOMAIN_SUFFIX_SHAPE =
+            Pattern.compile("^(?=.{1,40}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$");
+
+    private String domainSuffix() {
+        String suffix = config.get(DOMAIN_SUFFIX).or(() -> Optional.ofNullable(env.get(HostVariables.DOMAIN_SUFFIX)))
+                .map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_DOMAIN_SUFFIX);
+        if (!DOMAIN_SUFFIX_SHAPE.matcher(suffix).matches()) {
+            problems.add(DOMAIN_SUFFIX + " / " + HostVariables.DOMAIN_SUFFIX + "='" + suffix + "' is not a domain suffix: give"
+                    + " lower-case DNS labels joined by dots, at most 40 characters (e.g. ci.example.org), or unset it for "
+                    + DEFAULT_DOMAIN_SUFFIX + ".");
+        }
+        return suffix;
+    }
+
     private Path folder(String key, String envName, String fallback) {
         Path dir = path(key, envName, fallback);
         if (Files.exists(dir) && !Files.isDirectory(dir)) {

@@ -15,6 +15,8 @@ public final class HostVariables {
     public static final String ABRA_DIR = "ABRA_DIR";
     /** {@code ccci.app-lock-dir}. */
     public static final String APP_LOCK_DIR = "CCCI_APP_LOCK_DIR";
+    /** {@code ccci.domain-suffix}. */
+    public static final String DOMAIN_SUFFIX = "CCCI_DOMAIN_SUFFIX";
     /** {@code ccci.runs-dir}. */
     public static final String RUNS_DIR = "CCCI_RUNS_DIR";
     /** {@code ccci.skip-fetch}. */

@@ -42,14 +42,39 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
 
     /**
      * @param recipesDir the directory that holds the recipe sources
-     * @param appLockDir where app-domain lockfiles live (shared by every run on the host)
+     * @param apps the run-app namespace: its lock folder and its domain suffix
      * @param runsDir where per-run folders live
      * @param abraDir the canonical abra directory (servers, catalogue)
      * @param logFile a file that also gets the run's whole (masked) console, if any
      */
-    public record HostPaths(Path recipesDir, Path appLockDir, Path runsDir, Path abraDir, Optional<Path> logFile) {
+    public record HostPaths(Path recipesDir, Namespace apps, Path runsDir, Path abraDir, Optional<Path> logFile) {
         public HostPaths {
+            Objects.requireNonNull(apps, "apps");
             Objects.requireNonNull(logFile, "logFile");
+        }
+
+        /** Where app-domain lockfiles live: the namespace's, shared by every run of it on the host. */
+        public Path appLockDir() {
+            return apps.appLockDir();
+        }
+
+        /** The run apps' domain suffix: the namespace whose run apps this run's janitor judges. */
+        public String domainSuffix() {
+            return apps.domainSuffix();
+        }
+    }
+
+    /**
+     * A run-app namespace: the run apps whose domains end in {@code domainSuffix} (validated at
+     * discovery: lower-case DNS labels), whose runs hold their app locks in {@code appLockDir}. A
+     * janitor judges liveness by its own lock folder and takes only its own namespace's apps for run
+     * apps, so every run of one namespace on a host must use one lock folder, and two lock folders
+     * on one engine need two namespaces.
+     */
+    public record Namespace(Path appLockDir, String domainSuffix) {
+        public Namespace {
+            Objects.requireNonNull(appLockDir, "appLockDir");
+            Objects.requireNonNull(domainSuffix, "domainSuffix");
         }
     }
 

@@ -226,6 +226,21 @@ class EngineDiscoveryTest {
                 .isEqualTo(RunSettings.Lease.DEFAULT);
     }
 
+    /** The run-app namespace: a domain suffix of DNS labels, refused in one sentence otherwise (no run app could match it). */
+    @Test
+    void theDomainSuffixIsADomainAndDefaultsToTheProductionOne() {
+        for (String bad : List.of("CI.example.org", "ci_example.org", ".ci.example.org", "ci..example.org", "ci.example.org.",
+                "-ci.example.org", "a".repeat(41))) {
+            assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DOMAIN_SUFFIX, bad))
+                    .message()).as("'" + bad + "'").contains(Constants.DOMAIN_SUFFIX + " / CCCI_DOMAIN_SUFFIX='" + bad
+                            + "' is not a domain suffix", "or unset it for ci.commoninternet.net.");
+        }
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.DOMAIN_SUFFIX,
+                "f1.ci.commoninternet.net")).paths().domainSuffix()).isEqualTo("f1.ci.commoninternet.net");
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).paths().domainSuffix())
+                .isEqualTo(Constants.DEFAULT_DOMAIN_SUFFIX).isEqualTo("ci.commoninternet.net");
+    }
+
     @Test
     void aLockOrRunsFolderThatIsAFileIsOneErrorAndNothingIsCreated(@TempDir Path dir)
             throws IOException {

@@ -18,6 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.RunTimeline;
 import org.junit.jupiter.api.BeforeEach;
@@ -192,13 +194,13 @@ class PlanOfSeveralRecipesTest {
     }
 
     /** Polls observed state until it holds; fails if the command ended first or 30 s went by. */
-    private static void awaitState(java.util.function.BooleanSupplier state, Future<?> command) throws Exception {
+    private static void awaitState(BooleanSupplier state, Future<?> command) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!state.getAsBoolean()) {
             assertThat(command.isDone()).as("the command ended before the state was reached").isFalse();
             assertThat(System.nanoTime()).as("state reached within 30 s (in flight %d, started %d)",
                     RecordingLifecycle.IN_FLIGHT.get(), RecordingLifecycle.SLOT_RUNS_STARTED.get()).isLessThan(deadline);
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.transport.DockerHttpClient;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
@@ -51,7 +53,7 @@ public final class ConvergenceBench {
                 teardown.teardown(STACK);
                 long t0 = System.nanoTime();
                 CompletableFuture<Long> swarmTime = CompletableFuture.supplyAsync(() -> allRunning(docker.http(), t0,
-                        java.util.Set.of(STACK), 3));
+                        Set.of(STACK), 3));
                 deploy(compose, true);
                 SwarmConvergence.Report report = convergence.await(STACK, Duration.ofMinutes(2));
                 long ccciMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -87,7 +89,7 @@ public final class ConvergenceBench {
     }
 
     /** Milliseconds from t0 until {@code wanted} current-spec tasks of {@code stacks} run (polled every 10 ms on the socket). */
-    static long allRunning(DockerHttpClient http, long t0, java.util.Set<String> stacks, int wanted) {
+    static long allRunning(DockerHttpClient http, long t0, Set<String> stacks, int wanted) {
         String filters = URLEncoder.encode("{\"desired-state\":[\"running\"],\"_up-to-date\":[\"true\"]}", StandardCharsets.UTF_8);
         while (true) {
             DockerHttpClient.Request request = DockerHttpClient.Request.builder()
@@ -106,7 +108,7 @@ public final class ConvergenceBench {
                 }
                 TimeUnit.MILLISECONDS.sleep(10);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);

@@ -9,6 +9,7 @@ import com.github.dockerjava.api.model.ServiceReplicatedModeOptions;
 import com.github.dockerjava.api.model.ServiceSpec;
 import com.github.dockerjava.api.model.TaskSpec;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -194,17 +195,17 @@ public final class FanoutBench {
                 throw new IllegalStateException("the bench reaps nothing: " + domain);
             });
             StackTeardown teardown = new StackTeardown(docker.client());
-            String runApp = AppNaming.stackName(AppNaming.domain(FanoutRecipes.name(1), 1, "bench"));
+            String runApp = AppNaming.stackName(AppNaming.domain(FanoutRecipes.name(1), 1, "bench", AppNaming.DEFAULT_SUFFIX));
             for (int count : counts) {
                 unrelated.makeUpTo(count);
                 long discovery = medianMillis(() -> {
                     try {
-                        return JanitorCandidates.discover(servers, docker);
+                        return JanitorCandidates.discover(servers, docker, AppNaming.DEFAULT_SUFFIX);
                     } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
+                        throw new UncheckedIOException(e);
                     }
                 });
-                var candidates = JanitorCandidates.discover(servers, docker);
+                var candidates = JanitorCandidates.discover(servers, docker, AppNaming.DEFAULT_SUFFIX);
                 long sweep = medianMillis(() -> janitor.sweep(candidates));
                 long leftovers = medianMillis(() -> teardown.leftovers(runApp));
                 Command run = command(work, recipes, 1, 1, "unrelated-" + count);

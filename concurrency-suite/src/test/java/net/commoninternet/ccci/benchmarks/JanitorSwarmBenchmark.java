@@ -100,7 +100,7 @@ public class JanitorSwarmBenchmark {
 
     @Benchmark
     public Map<String, Janitor.Outcome> discoverAndProbe50LiveRuns() throws IOException {
-        Set<String> candidates = new TreeSet<>(JanitorCandidates.discover(servers, docker));
+        Set<String> candidates = new TreeSet<>(JanitorCandidates.discover(servers, docker, AppNaming.DEFAULT_SUFFIX));
         candidates.retainAll(mine);
         if (candidates.size() != STACKS) {
             throw new IllegalStateException("discovered " + candidates.size() + " of " + STACKS);

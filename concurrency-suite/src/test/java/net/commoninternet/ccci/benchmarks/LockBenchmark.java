@@ -3,6 +3,7 @@ package net.commoninternet.ccci.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,7 @@ public class LockBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         dir = Files.createTempDirectory(Path.of("/run/lock"), "ccci-bench-");
-        janitor = new Janitor(dir, java.time.Duration.ofHours(2), domain -> { });
+        janitor = new Janitor(dir, Duration.ofHours(2), domain -> { });
     }
 
     @TearDown(Level.Trial)
@@ -72,7 +73,7 @@ public class LockBenchmark {
             for (int i = 0; i < 1000; i++) {
                 Files.createFile(AppDomainLock.path(dir, String.format("bnch-%06x.ci.commoninternet.net", i)));
             }
-            janitor = new Janitor(dir, java.time.Duration.ofHours(2), domain -> { });
+            janitor = new Janitor(dir, Duration.ofHours(2), domain -> { });
         }
 
         @TearDown(Level.Invocation)

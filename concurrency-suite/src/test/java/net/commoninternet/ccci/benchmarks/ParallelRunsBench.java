@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -71,7 +73,7 @@ public final class ParallelRunsBench {
             first = first == null || start.isBefore(first) ? start : first;
             last = last == null || end.isAfter(last) ? end : last;
         }
-        return new Measured(java.time.Duration.between(first, last).toMillis(), wall);
+        return new Measured(Duration.between(first, last).toMillis(), wall);
     }
 
     /**
@@ -82,7 +84,7 @@ public final class ParallelRunsBench {
         List<String> command = new ArrayList<>(List.of("mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am",
                 "-Drecipe=" + recipes, "-Dccci.run-id=" + runId, "-Dccci.pr=" + (4000 + Math.abs(runId.hashCode() % 1000))));
         // BENCH_ARGLINE: the run's JVM options, to compare them (e.g. -XX:TieredStopAtLevel=1)
-        java.util.Optional.ofNullable(System.getenv("BENCH_ARGLINE")).ifPresent(a -> command.add("-DargLine=" + a));
+        Optional.ofNullable(System.getenv("BENCH_ARGLINE")).ifPresent(a -> command.add("-DargLine=" + a));
         ProcessBuilder mvn = new ProcessBuilder(command)
                 .directory(ROOT.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("mvn.log").toFile());
         mvn.environment().put("CCCI_RUNS_DIR", dir.toString());

@@ -6,24 +6,30 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
-import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
-import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import net.commoninternet.ccci.lifecycle.DeployAllowance;
 
 /**
  * The whole run, end to end (issue 16), on demand with {@code scripts/bench run [ROUNDS] [A,B]}:
@@ -185,7 +191,7 @@ public final class RunBench {
             trees.map(t -> t.getFileName().toString()).filter(t -> !t.equals(recipe)).sorted().forEach(order::add);
         }
         order.add(recipe);
-        java.util.regex.Matcher plan = java.util.regex.Pattern
+        Matcher plan = Pattern
                 .compile("== upgrade plan: deploy (\\S+) first, then upgrade in place to ([0-9a-f]{40}) ==").matcher(log);
         Optional<String[]> upgrade = plan.find() ? Optional.of(new String[] {plan.group(1), plan.group(2)}) : Optional.empty();
         // the base runs as long before its upgrade as in the run (ready probe and install checks), untimed
@@ -206,22 +212,22 @@ public final class RunBench {
     private static Map<String, Long> ownOfTiers(String recipe, String log) throws IOException {
         Map<String, Long> own = new LinkedHashMap<>();
         Path reports = Path.of("").toAbsolutePath().getParent().resolve("recipe-suites/target/surefire-reports");
-        java.util.regex.Pattern testcase = java.util.regex.Pattern.compile(
-                "<testcase name=\"" + java.util.regex.Pattern.quote(recipe) + " &gt; ([a-z-]+) &gt; [^\"]*\"[^>]*time=\"([0-9.]+)\"");
+        Pattern testcase = Pattern.compile(
+                "<testcase name=\"" + Pattern.quote(recipe) + " &gt; ([a-z-]+) &gt; [^\"]*\"[^>]*time=\"([0-9.]+)\"");
         try (var xml = Files.list(reports)) {
             for (Path report : xml.filter(f -> f.getFileName().toString().matches("TEST-.*\\.xml")).toList()) {
-                java.util.regex.Matcher m = testcase.matcher(Files.readString(report));
+                Matcher m = testcase.matcher(Files.readString(report));
                 while (m.find()) {
                     own.merge("own: " + m.group(1), Math.round(Double.parseDouble(m.group(2)) * 1000), Long::sum);
                 }
             }
         }
-        java.util.regex.Matcher upgrade = java.util.regex.Pattern.compile("(?s)(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*>> "
-                + java.util.regex.Pattern.quote(recipe) + " upgrade started.*?(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*SwarmDriver - deploying")
+        Matcher upgrade = Pattern.compile("(?s)(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*>> "
+                + Pattern.quote(recipe) + " upgrade started.*?(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*SwarmDriver - deploying")
                 .matcher(log);
         if (upgrade.find()) {
-            long before = java.time.Duration.between(java.time.LocalTime.parse(upgrade.group(1)),
-                    java.time.LocalTime.parse(upgrade.group(2))).toMillis();
+            long before = Duration.between(LocalTime.parse(upgrade.group(1)),
+                    LocalTime.parse(upgrade.group(2))).toMillis();
             own.merge("own: upgrade", before, Long::sum);
         }
         return own;
@@ -261,7 +267,7 @@ public final class RunBench {
         StackTeardown teardown = new StackTeardown(docker.client());
         RecipeFetch git = new RecipeFetch(processes);
         List<App> apps = new ArrayList<>();
-        Set<String> stacks = new java.util.LinkedHashSet<>();
+        Set<String> stacks = new LinkedHashSet<>();
         Map<String, Long> floors = new LinkedHashMap<>();
         try {
             // the recipe's own tree copied, so the floor moves its copy (base, then head) and never the run's
@@ -345,7 +351,7 @@ public final class RunBench {
         }
     }
 
-    private static void until(java.util.function.BooleanSupplier gone, long t0, Set<String> stacks) throws InterruptedException {
+    private static void until(BooleanSupplier gone, long t0, Set<String> stacks) throws InterruptedException {
         while (!gone.getAsBoolean()) {
             if (System.nanoTime() - t0 > FLOOR_LIMIT.toNanos()) {
                 throw new IllegalStateException("docker stack rm of " + stacks + " left objects after " + FLOOR_LIMIT);
@@ -359,6 +365,6 @@ public final class RunBench {
         for (int i = 0; i < keysAndValues.length; i += 2) {
             map.put(keysAndValues[i], keysAndValues[i + 1]);
         }
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 }

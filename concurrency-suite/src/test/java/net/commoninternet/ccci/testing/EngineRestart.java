@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 
 /**
@@ -68,7 +69,7 @@ public final class EngineRestart {
         }
     }
 
-    private static void await(String what, java.util.function.BooleanSupplier condition) {
+    private static void await(String what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

@@ -2,7 +2,7 @@ package net.commoninternet.ccci.testing;
 
 import java.nio.file.Path;
 import java.util.Map;
-import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.lifecycle.HostVariables;
 
 /**
  * The run-app namespace of this Surefire fork: the domain suffix and the lock folder of every run
@@ -10,7 +10,7 @@ import net.commoninternet.ccci.extensions.workspace.AppNaming;
  * (concurrency-suite/pom.xml: {@code ccci.test.fork} is the fork's number), and each fork's runs
  * judge liveness by their own lock folder: a janitor reaps a run app whose lock is free in ITS
  * folder, so two forks' runs must never see each other's apps as run apps. Their domains end in
- * {@code f<fork>.ci.commoninternet.net} ({@link AppNaming#ENV_DOMAIN_SUFFIX}), which no other
+ * {@code f<fork>.ci.commoninternet.net} ({@code CCCI_DOMAIN_SUFFIX}), which no other
  * namespace's janitor takes for a run app ({@code ForkNamespacesTest}). Outside a fork (an IDE), the
  * host's defaults. What a test's own JVM creates on the swarm keeps the default namespace, and
  * its sweeps take only its own domains.
@@ -32,6 +32,6 @@ public final class ForkNamespace {
     /** The environment that puts a run in this fork's namespace (nothing outside a fork). */
     public static Map<String, String> env() {
         return FORK.isEmpty() ? Map.of()
-                : Map.of("CCCI_APP_LOCK_DIR", LOCK_DIR.toString(), AppNaming.ENV_DOMAIN_SUFFIX, SUFFIX);
+                : Map.of(HostVariables.APP_LOCK_DIR, LOCK_DIR.toString(), HostVariables.DOMAIN_SUFFIX, SUFFIX);
     }
 }

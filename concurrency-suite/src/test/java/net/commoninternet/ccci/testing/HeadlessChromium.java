@@ -4,6 +4,9 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.openqa.selenium.By;
@@ -117,7 +120,7 @@ public final class HeadlessChromium implements AutoCloseable {
 
     /** Runs {@code script}, which calls its last argument back with the result, and waits for it. */
     public Object asyncScript(String script, Object... args) {
-        driver.manage().timeouts().scriptTimeout(java.time.Duration.ofSeconds(60));
+        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
         return driver.executeAsyncScript(script, args);
     }
 
@@ -127,7 +130,7 @@ public final class HeadlessChromium implements AutoCloseable {
         Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png",
                 "captureBeyondViewport", true, "fromSurface", true));
         Files.createDirectories(png.getParent());
-        Files.write(png, java.util.Base64.getDecoder().decode((String) shot.get("data")));
+        Files.write(png, Base64.getDecoder().decode((String) shot.get("data")));
     }
 
     /** How many resources (styles, scripts, images, fonts) the page loaded besides itself. */
@@ -139,7 +142,7 @@ public final class HeadlessChromium implements AutoCloseable {
     public void screenshot(Path png) throws IOException {
         File shot = driver.getScreenshotAs(OutputType.FILE);
         Files.createDirectories(png.getParent());
-        Files.copy(shot.toPath(), png, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(shot.toPath(), png, StandardCopyOption.REPLACE_EXISTING);
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,7 +96,7 @@ public final class MavenRun {
      */
     public static Helper startHeldInDeploy(Helpers helpers, Path sandbox, Path logFile, String... properties)
             throws IOException, InterruptedException {
-        Map<String, String> env = new java.util.HashMap<>(ChildShims.install(sandbox.resolve("bin"),
+        Map<String, String> env = new HashMap<>(ChildShims.install(sandbox.resolve("bin"),
                 sandbox.resolve("children.log")));
         env.put(ChildShims.GATE, sandbox.resolve("never-opened").toString());
         env.put("CCCI_RUNS_DIR", sandbox.resolve("runs").toString());

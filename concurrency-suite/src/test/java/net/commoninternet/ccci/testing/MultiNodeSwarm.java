@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +55,7 @@ public final class MultiNodeSwarm {
         long pid = Long.parseLong(Files.readString(Path.of("/run/ccci-msw/" + name(node) + ".pid")).strip());
         Helper.kill(pid, 1);
         String want = Files.readString(Path.of("/var/lib/ccci-msw", name(node), "daemon.json")).contains("runsc") ? "runsc" : "runc";
-        org.awaitility.Awaitility.await(name(node) + " takes the default runtime " + want).atMost(java.time.Duration.ofSeconds(20))
+        org.awaitility.Awaitility.await(name(node) + " takes the default runtime " + want).atMost(Duration.ofSeconds(20))
                 .until(() -> run(List.of("docker", "-H", socket(node), "info", "--format", "{{.DefaultRuntime}}")).strip(), want::equals);
     }
 

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.results.RunResults;
 
@@ -47,9 +48,9 @@ public final class ResultsSchema {
      * real runs, so every run the suite makes is checked.
      */
     public static final class EveryRun implements org.junit.jupiter.api.extension.AfterEachCallback {
-        private final java.util.function.Supplier<Path> runs;
+        private final Supplier<Path> runs;
 
-        public EveryRun(java.util.function.Supplier<Path> runs) {
+        public EveryRun(Supplier<Path> runs) {
             this.runs = runs;
         }
 

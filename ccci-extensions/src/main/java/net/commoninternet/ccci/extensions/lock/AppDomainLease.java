@@ -223,9 +223,10 @@ public final class AppDomainLease {
         return new Seen(domain, record, clock.getAsLong());
     }
 
-    /** The domains that have a lease record, held or released. */
-    public List<String> leasedDomains() throws IOException {
-        return store.list(LEASE).stream().map(r -> r.label(LEASE)).filter(AppNaming::isRunApp).distinct().sorted().toList();
+    /** The run apps of the namespace {@code domainSuffix} that have a lease record, held or released. */
+    public List<String> leasedDomains(String domainSuffix) throws IOException {
+        return store.list(LEASE).stream().map(r -> r.label(LEASE)).filter(domain -> AppNaming.isRunApp(domain, domainSuffix))
+                .distinct().sorted().toList();
     }
 
     /** The swarm's "now" (the leader's clock), for {@link #looksStale}. */

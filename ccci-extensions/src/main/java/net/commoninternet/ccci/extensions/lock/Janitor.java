@@ -100,6 +100,8 @@ public final class Janitor {
     }
 
     private final Path lockDir;
+    /** The run-app namespace this janitor judges: its lock folder is that namespace's. */
+    private final String domainSuffix;
     private final Duration longHeld;
     private final Reaper reaper;
     /** The swarm's app-domain leases; null for a janitor that judges by this host's flocks alone (tests that deploy nothing). */
@@ -107,14 +109,27 @@ public final class Janitor {
     /** The swarm's "now", read once per sweep when a lease from another host is first seen. */
     private Instant swarmNow;
 
-    /** A janitor of one host: the flock is the only evidence (tests of the flock logic, which touch no swarm). */
+    /**
+     * A janitor of one host in the default namespace: the flock is the only evidence (tests of the
+     * flock logic, which touch no swarm).
+     */
     public Janitor(Path lockDir, Duration longHeld, Reaper reaper) {
-        this(lockDir, longHeld, reaper, null);
+        this(lockDir, AppNaming.DEFAULT_SUFFIX, longHeld, reaper, null);
     }
 
-    /** A janitor of a host among several on one swarm: the flock, then the domain's lease ({@code leases}). */
+    /** {@link #Janitor(Path, String, Duration, Reaper, AppDomainLease)} in the default namespace. */
     public Janitor(Path lockDir, Duration longHeld, Reaper reaper, AppDomainLease leases) {
+        this(lockDir, AppNaming.DEFAULT_SUFFIX, longHeld, reaper, leases);
+    }
+
+    /**
+     * A janitor of a host among several on one swarm: the flock, then the domain's lease
+     * ({@code leases}), for the run apps of the namespace {@code domainSuffix} alone, whose runs
+     * hold their flocks in {@code lockDir}.
+     */
+    public Janitor(Path lockDir, String domainSuffix, Duration longHeld, Reaper reaper, AppDomainLease leases) {
         this.lockDir = lockDir;
+        this.domainSuffix = domainSuffix;
         this.longHeld = longHeld;
         this.reaper = reaper;
         this.leases = leases;
@@ -135,7 +150,7 @@ public final class Janitor {
      */
     public Map<String, Outcome> sweep(Set<String> candidates, BooleanSupplier stopRequested) {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
-        Set<String> runApps = candidates.stream().filter(AppNaming::isRunApp)
+        Set<String> runApps = candidates.stream().filter(domain -> AppNaming.isRunApp(domain, domainSuffix))
                 .collect(Collectors.toCollection(TreeSet::new));
         int found = runApps.size();
         // A lease with no app behind it (its run died before creating one, or after its teardown) is a
@@ -191,7 +206,7 @@ public final class Janitor {
             return Set.of();
         }
         try {
-            return new TreeSet<>(leases.leasedDomains());
+            return new TreeSet<>(leases.leasedDomains(domainSuffix));
         } catch (IOException | RuntimeException e) {
             LOG.warn("janitor: cannot list the app leases ({}): only the apps found are probed", e.getMessage());
             return Set.of();
@@ -414,7 +429,7 @@ public final class Janitor {
             return entries.map(p -> p.getFileName().toString())
                     .filter(n -> n.startsWith(AppDomainLock.PREFIX) && n.endsWith(AppDomainLock.SUFFIX))
                     .map(n -> n.substring(AppDomainLock.PREFIX.length(), n.length() - AppDomainLock.SUFFIX.length()))
-                    .filter(AppNaming::isRunApp)
+                    .filter(domain -> AppNaming.isRunApp(domain, domainSuffix))
                     .sorted()
                     .collect(Collectors.toList());
         } catch (IOException e) {

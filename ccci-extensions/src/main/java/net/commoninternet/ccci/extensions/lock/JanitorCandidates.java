@@ -41,10 +41,11 @@ public final class JanitorCandidates {
     private JanitorCandidates() {
     }
 
-    public static Set<String> discover(Path canonicalServers, DockerEngine docker) throws IOException {
-        Set<String> domains = new TreeSet<>(fromEnvFiles(canonicalServers));
-        domains.addAll(fromSwarm(docker.http()));
-        domains.addAll(fromOtherNodesVolumes(docker));
+    /** The run apps of the namespace {@code domainSuffix} ({@link AppNaming#isRunApp}) that the host's abra folder and the swarm know of. */
+    public static Set<String> discover(Path canonicalServers, DockerEngine docker, String domainSuffix) throws IOException {
+        Set<String> domains = new TreeSet<>(fromEnvFiles(canonicalServers, domainSuffix));
+        domains.addAll(fromSwarm(docker.http(), domainSuffix));
+        domains.addAll(fromOtherNodesVolumes(docker, domainSuffix));
         return domains;
     }
 
@@ -53,7 +54,7 @@ public final class JanitorCandidates {
      * (one that was down while its app was reaped, say) are found through that node's engine
      * ({@link SwarmNodes}); a node ccci cannot reach is skipped.
      */
-    static Set<String> fromOtherNodesVolumes(DockerEngine docker) {
+    static Set<String> fromOtherNodesVolumes(DockerEngine docker, String domainSuffix) {
         Set<String> domains = new TreeSet<>();
         String own = SwarmNodes.ownNode(docker.client());
         for (SwarmNodes.Node node : SwarmNodes.all(docker.client())) {
@@ -66,7 +67,7 @@ public final class JanitorCandidates {
                 (volumes == null ? List.<com.github.dockerjava.api.command.InspectVolumeResponse>of() : volumes)
                         .forEach(v -> {
                             String stack = v.getLabels() == null ? null : v.getLabels().get(StackLabels.NAMESPACE);
-                            if (stack != null && AppNaming.isRunApp(stack.replace('_', '.'))) {
+                            if (stack != null && AppNaming.isRunApp(stack.replace('_', '.'), domainSuffix)) {
                                 domains.add(stack.replace('_', '.'));
                             }
                         });
@@ -82,7 +83,7 @@ public final class JanitorCandidates {
     }
 
     /** {@code servers/<server>/<domain>.env} for run-app domains. */
-    static Set<String> fromEnvFiles(Path servers) throws IOException {
+    static Set<String> fromEnvFiles(Path servers, String domainSuffix) throws IOException {
         Set<String> domains = new TreeSet<>();
         if (!Files.isDirectory(servers)) {
             return domains;
@@ -91,14 +92,14 @@ public final class JanitorCandidates {
                 FileVisitOption.FOLLOW_LINKS)) {
             files.map(p -> p.getFileName().toString())
                     .map(n -> n.substring(0, n.length() - ".env".length()))
-                    .filter(AppNaming::isRunApp)
+                    .filter(domain -> AppNaming.isRunApp(domain, domainSuffix))
                     .forEach(domains::add);
         }
         return domains;
     }
 
     /** Stacks that own any service, secret, config, volume or network, as run-app domains. */
-    static Set<String> fromSwarm(DockerHttpClient http) throws IOException {
+    static Set<String> fromSwarm(DockerHttpClient http, String domainSuffix) throws IOException {
         Set<String> stacks = new TreeSet<>();
         for (String kind : new String[] {"services", "secrets", "configs"}) {
             list(http, kind).forEach(o -> addStack(stacks, o.path("Spec").path("Labels")));
@@ -108,7 +109,7 @@ public final class JanitorCandidates {
         Set<String> domains = new TreeSet<>();
         for (String stack : stacks) {
             String domain = stack.replace('_', '.');
-            if (AppNaming.isRunApp(domain)) {
+            if (AppNaming.isRunApp(domain, domainSuffix)) {
                 domains.add(domain);
             }
         }

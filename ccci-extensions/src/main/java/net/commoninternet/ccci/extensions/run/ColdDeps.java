@@ -68,8 +68,8 @@ public final class ColdDeps {
         this.console = console;
     }
 
-    static String domain(String dep, int pr, String recipe, String ref) {
-        return AppNaming.domain(dep, pr, recipe + "@" + ref);
+    static String domain(String dep, int pr, String recipe, String ref, String suffix) {
+        return AppNaming.domain(dep, pr, recipe + "@" + ref, suffix);
     }
 
     /**
@@ -109,7 +109,7 @@ public final class ColdDeps {
         RunSettings settings = run.settings();
         RecipeFetch.Fetched tree = workspace.fetch().fetch(settings.paths().recipesDir().resolve(dep),
                 workspace.abraDir().recipe(dep), null);
-        String domain = domain(dep, settings.subject().pr(), run.recipe(), ref);
+        String domain = domain(dep, settings.subject().pr(), run.recipe(), ref, settings.paths().domainSuffix());
         locks.add(RunPhases.lock(leases, domain, tools, workspace));
         workspace.state().recordDependency(domain);
         LOG.info("== dependency {} of {}: app {} (cold, at {}) ==", dep, run.recipe(), domain, tree.commit());

@@ -164,9 +164,9 @@ final class RunPhases {
         StackTeardown teardown = new StackTeardown(docker.client());
         Path servers = settings.paths().abraDir().resolve("servers");
         Files.createDirectories(settings.paths().appLockDir());
-        new Janitor(settings.paths().appLockDir(), settings.options().deadline().multipliedBy(2),
+        new Janitor(settings.paths().appLockDir(), settings.paths().domainSuffix(), settings.options().deadline().multipliedBy(2),
                 domain -> teardown.teardownApp(domain, servers), leases)
-                .sweep(JanitorCandidates.discover(servers, docker), guards::stopRequested);
+                .sweep(JanitorCandidates.discover(servers, docker, settings.paths().domainSuffix()), guards::stopRequested);
         if (guards.stopRequested()) {
             throw new InterruptedException("the run was stopped during the janitor's sweep, before it created anything");
         }
@@ -216,7 +216,7 @@ final class RunPhases {
                         settings.subject().ref())
                 : fetch.fetch(run.recipeSource(), workspace.abraDir().recipe(run.recipe()), settings.subject().ref());
         String ref = settings.subject().ref() != null ? settings.subject().ref() : tree.commit();
-        String domain = AppNaming.domain(run.recipe(), settings.subject().pr(), ref);
+        String domain = AppNaming.domain(run.recipe(), settings.subject().pr(), ref, settings.paths().domainSuffix());
         LOG.info("== ccci run {} (pid {}): recipe {} at {} (pr {}), app {}, ABRA_DIR {} ==", settings.runId(),
                 ProcessHandle.current().pid(), run.recipe(), tree.commit(), settings.subject().pr(), domain,
                 workspace.abraDir().root());

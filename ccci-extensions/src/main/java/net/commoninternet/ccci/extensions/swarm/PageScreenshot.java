@@ -4,10 +4,12 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.model.HostConfig;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,7 +96,7 @@ public final class PageScreenshot {
                 return Shot.none("the page " + page.url() + " did not render: " + failed.orElse("chromium exited " + exit
                         + lastLine(streams.stderr())));
             }
-            byte[] picture = java.util.Base64.getMimeDecoder().decode(streams.stdout());
+            byte[] picture = Base64.getMimeDecoder().decode(streams.stdout());
             if (picture.length == 0) {
                 return Shot.none("the page " + page.url() + " rendered, but chromium wrote no picture" + lastLine(streams.stderr()));
             }
@@ -139,7 +141,7 @@ public final class PageScreenshot {
                         bytes[0] += frame.getPayload().length;
                         if (bytes[0] <= MAX_BYTES * 4 / 3 + (1 << 20)) {
                             (frame.getStreamType() == com.github.dockerjava.api.model.StreamType.STDOUT ? out : err)
-                                    .append(new String(frame.getPayload(), java.nio.charset.StandardCharsets.US_ASCII));
+                                    .append(new String(frame.getPayload(), StandardCharsets.US_ASCII));
                         }
                     }
                 })) {

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 
@@ -15,42 +17,29 @@ import org.apiguardian.api.API;
 public final class AppNaming {
 
     /**
-     * The environment variable naming the run apps' domain suffix, {@value #DEFAULT_SUFFIX} unless
-     * set: a run-app namespace. Runs of two namespaces never see each other's apps as run apps (the
-     * janitor's candidates are its own namespace's), so two sets of runs that judge liveness by two
-     * lock folders on one engine (the concurrency suite's forks) must each have a namespace of their
-     * own; every run of one namespace on a host uses one lock folder.
+     * The run apps' domain suffix on a host that names none: the default run-app namespace. A host's
+     * suffix comes with the run's settings ({@code ccci.domain-suffix} / {@code CCCI_DOMAIN_SUFFIX},
+     * read and checked by the engine at discovery); runs of two namespaces never see each other's apps
+     * as run apps (the janitor's candidates are its own namespace's, {@code JanitorCandidates}).
      */
-    public static final String ENV_DOMAIN_SUFFIX = "CCCI_DOMAIN_SUFFIX";
+    public static final String DEFAULT_SUFFIX = "ci.commoninternet.net";
 
-    static final String DEFAULT_SUFFIX = "ci.commoninternet.net";
-
-    /** Lower-case DNS labels joined by dots, short enough that every swarm name of the stack fits. */
-    private static final Pattern SUFFIX = Pattern.compile("^(?=.{1,40}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$");
-
-    /** This host's suffix, from {@link #ENV_DOMAIN_SUFFIX}; null when it is not a domain (see {@link #domain}). */
-    private static final String HOST_SUFFIX = suffix(System.getenv().getOrDefault(ENV_DOMAIN_SUFFIX, DEFAULT_SUFFIX));
+    /** Each namespace's run-app pattern, compiled once. */
+    private static final Map<String, Pattern> RUN_APPS = new ConcurrentHashMap<>();
 
     /**
-     * Run apps of this host's namespace and only those. Warm and canonical apps ({@code warm-<recipe>...})
-     * never match, whatever follows {@code warm-} ({@code warm-abc123.ci.commoninternet.net} has the
-     * run-app shape, and is still a warm app), so the janitor never probes or reaps them; and
-     * {@link #domain} never makes a {@code warm} prefix. With an invalid suffix nothing matches: a
-     * janitor then reaps nothing.
+     * Whether {@code domain} is a run app of the namespace {@code suffix}. Warm and canonical apps
+     * ({@code warm-<recipe>...}) never match, whatever follows {@code warm-}
+     * ({@code warm-abc123.ci.commoninternet.net} has the run-app shape, and is still a warm app), so
+     * the janitor never probes or reaps them; and {@link #domain} never makes a {@code warm} prefix.
      */
-    static final Pattern RUN_APP_RE = runApps(HOST_SUFFIX);
-
-    public static boolean isRunApp(String domain) {
-        return RUN_APP_RE.matcher(domain).matches();
-    }
-
-    /** {@code value} if it is a domain suffix, else null. */
-    static String suffix(String value) {
-        return SUFFIX.matcher(value).matches() ? value : null;
+    public static boolean isRunApp(String domain, String suffix) {
+        return runApps(suffix).matcher(domain).matches();
     }
 
     static Pattern runApps(String suffix) {
-        return Pattern.compile(suffix == null ? "(?!)" : "^(?!warm-)[a-z0-9]{1,4}-[0-9a-f]{6}\\." + Pattern.quote(suffix) + "$");
+        return RUN_APPS.computeIfAbsent(suffix,
+                s -> Pattern.compile("^(?!warm-)[a-z0-9]{1,4}-[0-9a-f]{6}\\." + Pattern.quote(s) + "$"));
     }
 
     /** Docker refuses object names longer than this (services, secrets, configs, networks). */
@@ -60,24 +49,12 @@ public final class AppNaming {
     }
 
     /**
-     * {@code <recipe[:4]>-<sha1(recipe|pr|ref)[:6]>.<suffix>} ({@code ci.commoninternet.net} unless
-     * {@link #ENV_DOMAIN_SUFFIX} says otherwise), the prefix taken from the recipe's name without its
-     * {@code -}s ({@code my-app} is {@code myap}: {@code my-a-...} would not be a run app, and the
-     * janitor would never reap what a dead run of it left), and never {@code warm} (the warm apps'
-     * prefix, which the janitor never touches).
-     *
-     * @throws IllegalStateException naming the fix, when {@link #ENV_DOMAIN_SUFFIX} is not a domain
+     * {@code <recipe[:4]>-<sha1(recipe|pr|ref)[:6]>.<suffix>}, the prefix taken from the recipe's name
+     * without its {@code -}s ({@code my-app} is {@code myap}: {@code my-a-...} would not be a run app,
+     * and the janitor would never reap what a dead run of it left), and never {@code warm} (the warm
+     * apps' prefix, which the janitor never touches).
      */
-    public static String domain(String recipe, int pr, String ref) {
-        if (HOST_SUFFIX == null) {
-            throw new IllegalStateException(ENV_DOMAIN_SUFFIX + "='" + System.getenv(ENV_DOMAIN_SUFFIX) + "' is not a domain"
-                    + " suffix: give lower-case DNS labels joined by dots, at most 40 characters (e.g. ci.example.org),"
-                    + " or unset it for " + DEFAULT_SUFFIX + ".");
-        }
-        return domain(recipe, pr, ref, HOST_SUFFIX);
-    }
-
-    static String domain(String recipe, int pr, String ref, String suffix) {
+    public static String domain(String recipe, int pr, String ref, String suffix) {
         String letters = recipe.replace("-", "");
         String prefix = letters.substring(0, Math.min(4, letters.length()));
         if (prefix.equals("warm")) {

@@ -155,7 +155,7 @@ class AppDomainLeaseTest {
         assertThat(host("b").take(free, "run")).as("the create of a name that exists is refused").isEmpty();
         assertThat(host("b").heldFromHere(held)).isFalse();
         assertThat(a.heldFromHere(held)).isTrue();
-        assertThat(a.leasedDomains()).containsExactly(DOMAIN);
+        assertThat(a.leasedDomains(AppNaming.DEFAULT_SUFFIX)).containsExactly(DOMAIN);
     }
 
     @Test

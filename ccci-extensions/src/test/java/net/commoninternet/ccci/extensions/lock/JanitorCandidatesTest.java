@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.swarm.AnsweringEngine;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,13 +28,13 @@ class JanitorCandidatesTest {
 
     @Test
     void envFilesOfRunAppsAreCandidatesAndNothingElse() throws Exception {
-        assertThat(JanitorCandidates.fromEnvFiles(servers.resolve("none"))).isEmpty();
+        assertThat(JanitorCandidates.fromEnvFiles(servers.resolve("none"), AppNaming.DEFAULT_SUFFIX)).isEmpty();
         Path server = Files.createDirectories(servers.resolve("default"));
         Files.writeString(server.resolve(RUN + ".env"), "");
         Files.writeString(server.resolve("warm.example.org.env"), "");
         Files.writeString(server.resolve("cand-1b1b1b.ci.commoninternet.net.txt"), "");
         Files.createDirectories(server.resolve("cand-2c2c2c.ci.commoninternet.net.env"));
-        assertThat(JanitorCandidates.fromEnvFiles(servers)).containsExactly(RUN);
+        assertThat(JanitorCandidates.fromEnvFiles(servers, AppNaming.DEFAULT_SUFFIX)).containsExactly(RUN);
     }
 
     /** Answers each list with the JSON given for its kind (the path's first segment), else an empty list. */
@@ -46,17 +47,17 @@ class JanitorCandidatesTest {
         String labelled = "{\"Spec\":{\"Labels\":{\"com.docker.stack.namespace\":\"%s\"}}}";
         for (String kind : List.of("services", "secrets", "configs")) {
             assertThat(JanitorCandidates.fromSwarm(answering(Map.of(kind, "[" + labelled.formatted(STACK) + ","
-                    + labelled.formatted("warm_example_org") + ",{\"Spec\":{\"Labels\":{}}}]"), 200)))
+                    + labelled.formatted("warm_example_org") + ",{\"Spec\":{\"Labels\":{}}}]"), 200), AppNaming.DEFAULT_SUFFIX))
                     .as(kind).containsExactly(RUN);
         }
         assertThat(JanitorCandidates.fromSwarm(answering(Map.of("volumes",
-                "{\"Volumes\":[{\"Labels\":{\"com.docker.stack.namespace\":\"" + STACK + "\"}}]}"), 200))).containsExactly(RUN);
+                "{\"Volumes\":[{\"Labels\":{\"com.docker.stack.namespace\":\"" + STACK + "\"}}]}"), 200), AppNaming.DEFAULT_SUFFIX)).containsExactly(RUN);
         assertThat(JanitorCandidates.fromSwarm(answering(Map.of("networks",
-                "[{\"Labels\":{\"com.docker.stack.namespace\":\"" + STACK + "\"}}]"), 200))).containsExactly(RUN);
+                "[{\"Labels\":{\"com.docker.stack.namespace\":\"" + STACK + "\"}}]"), 200), AppNaming.DEFAULT_SUFFIX)).containsExactly(RUN);
         AnsweringEngine none = answering(Map.of(), 200);
-        assertThat(JanitorCandidates.fromSwarm(none)).isEmpty();
+        assertThat(JanitorCandidates.fromSwarm(none, AppNaming.DEFAULT_SUFFIX)).isEmpty();
         assertThat(none.paths).hasSize(5).allMatch(p -> p.contains("filters=") && p.contains("com.docker.stack.namespace"));
-        assertThatThrownBy(() -> JanitorCandidates.fromSwarm(answering(Map.of(), 500))).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> JanitorCandidates.fromSwarm(answering(Map.of(), 500), AppNaming.DEFAULT_SUFFIX)).isInstanceOf(IOException.class)
                 .hasMessage("listing services failed with HTTP 500");
     }
 }

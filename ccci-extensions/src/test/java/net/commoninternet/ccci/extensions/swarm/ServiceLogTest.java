@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.swarm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,7 +105,7 @@ class ServiceLogTest {
                 return "{\"message\":\"No such container: gone\"}";
             }
             // the engine's stream framing: stdout (1), three zero bytes, the payload's length, the payload
-            return new String(new byte[] {1, 0, 0, 0, 0, 0, 0, (byte) frame.length()}, java.nio.charset.StandardCharsets.ISO_8859_1)
+            return new String(new byte[] {1, 0, 0, 0, 0, 0, 0, (byte) frame.length()}, StandardCharsets.ISO_8859_1)
                     + frame;
         });
         com.github.dockerjava.api.DockerClient client = com.github.dockerjava.core.DockerClientImpl.getInstance(

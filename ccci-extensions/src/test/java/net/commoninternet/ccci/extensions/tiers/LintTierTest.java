@@ -28,9 +28,10 @@ import net.commoninternet.ccci.extensions.driver.abra.FakeAbra;
 import net.commoninternet.ccci.extensions.driver.swarm.RecipeLint;
 import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
-import net.commoninternet.ccci.extensions.results.RunResults;
 import net.commoninternet.ccci.extensions.results.RunResults.Verdict;
+import net.commoninternet.ccci.extensions.results.RunResults;
 import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.Checkout;
 import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
@@ -91,7 +92,7 @@ class LintTierTest {
     /** A run of {@code driver} as discovery would make it. */
     private RunSettings settings(String driver) {
         return new RunSettings(new RunSettings.Subject(RECIPE, 0, null, "lint-test"), Set.of(Tier.LINT), driver,
-                new RunSettings.HostPaths(dir, dir.resolve("locks"), dir.resolve("runs"), dir.resolve("canonical"),
+                new RunSettings.HostPaths(dir, new RunSettings.Namespace(dir.resolve("locks"), AppNaming.DEFAULT_SUFFIX), dir.resolve("runs"), dir.resolve("canonical"),
                         Optional.empty()),
                 new RunSettings.Options(Duration.ofMinutes(5), false, Set.of(), "ccci.local/busybox:1"));
     }

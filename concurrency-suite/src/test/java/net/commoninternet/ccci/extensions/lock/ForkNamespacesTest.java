@@ -11,6 +11,7 @@ import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.lifecycle.HostVariables;
 import net.commoninternet.ccci.testing.Helper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,7 +85,7 @@ class ForkNamespacesTest {
     /** One janitor's run in a helper process of the namespace {@code suffix}: its output, once it exited 0. */
     private static List<String> janitor(String suffix, Path locks, Path servers, String mode) throws Exception {
         try (Helper janitor = Helper.start(Helper.java(NamespaceSweep.class, locks.toString(), servers.toString(), mode),
-                Map.of(AppNaming.ENV_DOMAIN_SUFFIX, suffix))) {
+                Map.of(HostVariables.DOMAIN_SUFFIX, suffix))) {
             assertThat(janitor.awaitExit()).as(janitor.output()).isZero();
             return janitor.output().lines().toList();
         }

@@ -75,7 +75,7 @@ class JanitorSwarmTest {
         Files.writeString(servers.resolve("default/" + LIVE + ".env"), "TYPE=x\n");
         Files.writeString(servers.resolve("default/" + WARM + ".env"), "TYPE=x\n");
 
-        Set<String> candidates = JanitorCandidates.discover(servers, docker);
+        Set<String> candidates = JanitorCandidates.discover(servers, docker, AppNaming.DEFAULT_SUFFIX);
 
         assertThat(candidates).contains(DEAD, LIVE).doesNotContain(WARM);
     }
@@ -91,7 +91,7 @@ class JanitorSwarmTest {
         }
         try (Helper liveRun = Helper.jvm(LockHolder.class, locks.toString(), LIVE)) {
             liveRun.awaitLine("held");
-            Set<String> mine = new TreeSet<>(JanitorCandidates.discover(servers, docker));
+            Set<String> mine = new TreeSet<>(JanitorCandidates.discover(servers, docker, AppNaming.DEFAULT_SUFFIX));
             mine.retainAll(Set.of(DEAD, LIVE));
             assertThat(mine).containsExactly(LIVE, DEAD);
 

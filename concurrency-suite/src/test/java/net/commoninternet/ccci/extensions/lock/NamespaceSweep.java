@@ -7,6 +7,8 @@ import java.util.Set;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.lifecycle.HostVariables;
 
 /**
  * Helper process: a run's janitor in the run-app namespace its environment names
@@ -25,14 +27,15 @@ public final class NamespaceSweep {
         Path locks = Files.createDirectories(Path.of(args[0]));
         Path servers = Path.of(args[1]);
         try (DockerEngine docker = DockerEngine.connect()) {
-            Set<String> candidates = JanitorCandidates.discover(servers, docker);
+            String suffix = System.getenv().getOrDefault(HostVariables.DOMAIN_SUFFIX, AppNaming.DEFAULT_SUFFIX);
+            Set<String> candidates = JanitorCandidates.discover(servers, docker, suffix);
             System.out.println("candidates " + candidates);
             if (args[2].equals("sweep")) {
                 StackTeardown teardown = new StackTeardown(docker.client());
                 AppDomainLease leases = new AppDomainLease(new SwarmRecords(docker.http()),
                         AppDomainLease.Holder.of(locks, "namespace-sweep-" + ProcessHandle.current().pid()),
                         new AppDomainLease.Timing(Duration.ofSeconds(90), Duration.ofSeconds(10)), why -> { });
-                System.out.println("outcomes " + new Janitor(locks, Duration.ofHours(2),
+                System.out.println("outcomes " + new Janitor(locks, suffix, Duration.ofHours(2),
                         domain -> teardown.teardownApp(domain, servers), leases).sweep(candidates));
             }
         }

@@ -11,9 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.LockSupport;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.lifecycle.RunPlan;
 import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.spi.RunRecord;
@@ -43,7 +46,7 @@ class ReportInBrowserTest {
     private static final String SECRET = "Zq8vK2pLm9xW-db";
     private static final Path SCREENSHOTS = Path.of("target/surefire-reports/ccci-screenshots");
     /** The bundled recipes and the levels a {@code -Drecipe=all} run reaches (SeveralRecipesEndToEndTest). */
-    private static final Map<String, Integer> ALL = new java.util.TreeMap<>(Map.of("custom-html", 4,
+    private static final Map<String, Integer> ALL = new TreeMap<>(Map.of("custom-html", 4,
             "custom-html-broken", 1, "custom-html-unbumped", 1, "guestbook", 5, "notes-demo", 4));
     private static final Set<String> CANARIES = Set.of("custom-html-broken", "custom-html-unbumped");
 
@@ -143,7 +146,7 @@ class ReportInBrowserTest {
 
     private static RunSettings settings(String recipe, String runId) {
         return new RunSettings(new RunSettings.Subject(recipe, 0, null, runId), EnumSet.allOf(Tier.class), "swarm",
-                new RunSettings.HostPaths(runs, runs, runs, runs, Optional.empty()),
+                new RunSettings.HostPaths(runs, new RunSettings.Namespace(runs, AppNaming.DEFAULT_SUFFIX), runs, runs, Optional.empty()),
                 new RunSettings.Options(Duration.ofMinutes(60), false, Set.of(), "ccci.local/busybox:1"));
     }
 
@@ -197,7 +200,7 @@ class ReportInBrowserTest {
                 "upgrade:50", "backup:19", "restore:15", "custom:8", "lint:1", "teardown:30")) {
             String[] named = phase.split(":");
             RunTimeline.Span span = timeline.start(named[0]);
-            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(Integer.parseInt(named[1])).toNanos());
+            LockSupport.parkNanos(Duration.ofMillis(Integer.parseInt(named[1])).toNanos());
             span.end(red && named[0].equals("upgrade") ? RunTimeline.Outcome.FAILED : RunTimeline.Outcome.DONE);
         }
         RunResults.write(runDir, new RunResults.Run(new RunResults.Tested(settings.recipe(), "1.1.0+1.36.1", "dc3aff7",

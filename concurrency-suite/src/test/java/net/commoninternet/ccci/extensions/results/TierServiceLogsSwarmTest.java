@@ -18,26 +18,27 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.api.CiKeys;
+import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.engine.StandaloneRun;
 import net.commoninternet.ccci.extensions.deployment.Dependencies;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
 import net.commoninternet.ccci.extensions.deployment.Prepared;
 import net.commoninternet.ccci.extensions.deployment.RunTools;
-import net.commoninternet.ccci.engine.StandaloneRun;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.ServiceLog;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.spi.LiveRun;
 import net.commoninternet.ccci.spi.TierContext;
+import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -76,7 +77,7 @@ class TierServiceLogsSwarmTest {
                 .exec();
         RunSettings settings = new RunSettings(new RunSettings.Subject("demo", 0, null, "logs-test"),
                 EnumSet.of(Tier.INSTALL, Tier.UPGRADE), "swarm",
-                new RunSettings.HostPaths(runs, runs, runs, runs, Optional.empty()),
+                new RunSettings.HostPaths(runs, new RunSettings.Namespace(runs, AppNaming.DEFAULT_SUFFIX), runs, runs, Optional.empty()),
                 new RunSettings.Options(Duration.ofMinutes(5), false, Set.of(), LocalImages.BUSYBOX));
         App app = new App("demo", DOMAIN, runs, runs.resolve("demo.env"), Map.of("demo_pw_v1", SECRET));
         // The log collection reads the deployed app, its dependencies and the engine; nothing else of the run.

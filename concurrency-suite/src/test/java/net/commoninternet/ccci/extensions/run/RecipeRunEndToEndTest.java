@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +74,7 @@ class RecipeRunEndToEndTest {
      * ({@code .mvn/maven.config}), and nothing is built after the run.
      */
     private static void assertTheConsoleShowsTheRunAndEndsWithItsSummary(String output) {
-        java.util.List<String> lines = output.lines().toList();
+        List<String> lines = output.lines().toList();
         int summary = lines.indexOf("== RUN SUMMARY ==");
         int end = lines.indexOf("== END RUN SUMMARY ==");
         long own = lines.stream().filter(l -> LOG_LINE.matcher(l).lookingAt()).count() + (end - summary + 1);
@@ -122,7 +123,7 @@ class RecipeRunEndToEndTest {
 
     /** The results a real run wrote follow the schema ccci-extensions publishes. */
     private static void assertFollowsTheSchema(String results) throws Exception {
-        try (java.io.InputStream in = RunResults.class.getResourceAsStream("results.schema.json")) {
+        try (InputStream in = RunResults.class.getResourceAsStream("results.schema.json")) {
             assertThat(com.networknt.schema.SchemaRegistry.withDefaultDialect(
                             com.networknt.schema.SpecificationVersion.DRAFT_2020_12).getSchema(in)
                     .validate(results, com.networknt.schema.InputFormat.JSON)).as(results).isEmpty();
@@ -185,7 +186,7 @@ class RecipeRunEndToEndTest {
         assertThat(sandbox.resolve("runs/e2e-ok/run.log")).content().contains("== RUN SUMMARY ==", "pre_install hook set CCCI_PRE_INSTALL");
         // Each tier's service logs are in the run folder and attached to the tier in the Open Test
         // Reporting XML; results.json is attached to the recipe.
-        for (String tier : java.util.List.of("install", "upgrade", "backup", "restore", "custom", "lint")) {
+        for (String tier : List.of("install", "upgrade", "backup", "restore", "custom", "lint")) {
             assertThat(sandbox.resolve("runs/e2e-ok/logs/" + tier + "/app.log")).isRegularFile();
         }
         String otr = Files.readString(MavenRun.ROOT.resolve("recipe-suites/target/surefire-reports/open-test-report.xml"),
@@ -285,9 +286,9 @@ class RecipeRunEndToEndTest {
         Files.writeString(recipe.resolve(".env.sample"), "TYPE=plainsite\nDOMAIN=plainsite.example.com\n");
         Files.writeString(recipe.resolve("install_steps.sh"), "echo \"SITE_FLAVOUR=from-install-steps\" >> \"$CCCI_ENV_FILE\"\n"
                 + "echo \"install steps ran for $DOMAIN\"\n");
-        for (java.util.List<String> git : java.util.List.of(java.util.List.of("git", "init", "-q"),
-                java.util.List.of("git", "add", "-A"),
-                java.util.List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "plainsite"))) {
+        for (List<String> git : List.of(List.of("git", "init", "-q"),
+                List.of("git", "add", "-A"),
+                List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "plainsite"))) {
             assertThat(new ProcessBuilder(git).directory(recipe.toFile()).inheritIO().start().waitFor()).isZero();
         }
 

@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +45,7 @@ class RunFaultsTest {
     @RegisterExtension
     final ResultsSchema.EveryRun everyResultsJson = new ResultsSchema.EveryRun(() -> sandbox.resolve("runs"));
 
-    private final List<String> domains = new java.util.ArrayList<>();
+    private final List<String> domains = new ArrayList<>();
 
     @AfterEach
     void leaveNothingOnTheSwarm() throws Exception {
@@ -227,7 +229,7 @@ class RunFaultsTest {
     }
 
     private static String[] concat(String[] a, String... b) {
-        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] all = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
         return all;
     }

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -28,8 +29,8 @@ import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
-import net.commoninternet.ccci.testing.ResultsSchema;
 import net.commoninternet.ccci.testing.Orphanage;
+import net.commoninternet.ccci.testing.ResultsSchema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -428,7 +429,7 @@ class SeveralRecipesEndToEndTest {
             }
             assertThat(writer.isAlive() && System.nanoTime() < deadline)
                     .as("%d lines with '%s' in %s (saw %d)", count, fragment, file, seen).isTrue();
-            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
         }
     }
 }

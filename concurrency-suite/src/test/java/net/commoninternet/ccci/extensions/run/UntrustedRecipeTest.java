@@ -7,7 +7,9 @@ import com.github.dockerjava.api.model.ServiceSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -252,11 +254,11 @@ class UntrustedRecipeTest {
         // the run folder is root's alone: 0700, and every file in it 0600 (links not followed)
         try (Stream<Path> files = Files.walk(sandbox.resolve("runs/i11-battery-i11allow"))) {
             for (Path file : files.toList()) {
-                if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    softly.assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    softly.assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
                             .as(file.toString()).isEqualTo("rw-------");
-                } else if (Files.isDirectory(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    softly.assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                } else if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+                    softly.assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
                             .as(file.toString()).isEqualTo("rwx------");
                 }
             }

@@ -6,6 +6,8 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.ContainerSpec;
 import com.github.dockerjava.api.model.ServiceSpec;
 import com.github.dockerjava.api.model.TaskSpec;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +56,7 @@ class ServiceLogBoundsTest {
         command.set(command.indexOf("-Xmx96m"), "-Xmx64m");
         Helper reader = helpers.start(command);
 
-        assertThat(reader.awaitExit(java.time.Duration.ofMinutes(3))).as(reader.describe()).isZero();
+        assertThat(reader.awaitExit(Duration.ofMinutes(3))).as(reader.describe()).isZero();
         String said = reader.awaitLine("rendered ");
         long chars = Long.parseLong(said.split(" ")[1]);
         assertThat(chars).as(said).isLessThan(ServiceLog.MAX_LINES * (ServiceLog.MAX_LINE_CHARS + 200L));
@@ -69,7 +71,7 @@ class ServiceLogBoundsTest {
             if (!containers.isEmpty()) {
                 Process tail = new ProcessBuilder("/usr/local/bin/docker", "logs", "--tail", "1", containers.get(0).getId())
                         .redirectErrorStream(true).start();
-                String last = new String(tail.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                String last = new String(tail.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 if (tail.waitFor() == 0 && last.contains(marker)) {
                     return;
                 }

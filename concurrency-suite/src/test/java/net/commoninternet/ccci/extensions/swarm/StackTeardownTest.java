@@ -18,12 +18,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import net.commoninternet.ccci.testing.EngineRestart;
 import net.commoninternet.ccci.testing.ForkShares.AloneOnTheEngine;
+import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LogCapture;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Teardown on the real engine when swarm has lost track of a task: its container, stopped, still
@@ -48,7 +48,7 @@ class StackTeardownTest {
         new StackTeardown(client).teardown(stack);
         client.listContainersCmd().withShowAll(true).withLabelFilter(StackLabels.of(stack)).exec()
                 .forEach(c -> client.removeContainerCmd(c.getId()).withForce(true).exec());
-        client.listVolumesCmd().withFilter("label", java.util.List.of(StackLabels.filter(stack))).exec().getVolumes()
+        client.listVolumesCmd().withFilter("label", List.of(StackLabels.filter(stack))).exec().getVolumes()
                 .forEach(v -> client.removeVolumeCmd(v.getName()).exec());
         docker.close();
     }

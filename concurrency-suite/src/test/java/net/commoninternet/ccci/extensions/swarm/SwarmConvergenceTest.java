@@ -21,11 +21,12 @@ import com.github.dockerjava.api.model.UpdateOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -268,7 +269,7 @@ class SwarmConvergenceTest {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             var containers = client.listContainersCmd()
-                    .withLabelFilter(java.util.Map.of("com.docker.swarm.service.name", SERVICE)).exec();
+                    .withLabelFilter(Map.of("com.docker.swarm.service.name", SERVICE)).exec();
             if (!containers.isEmpty()) {
                 return containers.get(0).getId();
             }

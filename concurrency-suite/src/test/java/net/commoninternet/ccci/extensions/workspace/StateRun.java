@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.workspace;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 
@@ -29,7 +30,7 @@ public final class StateRun {
             throw new IllegalStateException("expected 'end' on stdin");
         }
         // The file, not the run's own count: what a second run must not have reset.
-        say("deploys at end=" + java.nio.file.Files.readString(state.deploys(), StandardCharsets.UTF_8).strip());
+        say("deploys at end=" + Files.readString(state.deploys(), StandardCharsets.UTF_8).strip());
         state.remove();
         say("ended");
     }

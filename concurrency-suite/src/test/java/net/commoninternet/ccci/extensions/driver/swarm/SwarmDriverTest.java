@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.ConfigVersions;
@@ -17,15 +18,15 @@ import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.EnvFile;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
-import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
+import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import net.commoninternet.ccci.testing.LocalImages;
-import net.commoninternet.ccci.testing.LogCapture;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -98,7 +99,7 @@ class SwarmDriverTest {
                     name: ${STACK_NAME}_api_token_${SECRET_API_TOKEN_VERSION}
                 """, "SECRET_DB_PASSWORD_VERSION=v1\nSECRET_API_TOKEN_VERSION=v2\n");
         driver.deploy(app);
-        assertThat(new SwarmConvergence(docker).await(app.stack(), java.time.Duration.ofMinutes(2)).converged()).isTrue();
+        assertThat(new SwarmConvergence(docker).await(app.stack(), Duration.ofMinutes(2)).converged()).isTrue();
 
         Map<String, String> mounted = MountedSecrets.read(docker.client(), app.stack());
 
@@ -213,7 +214,7 @@ class SwarmDriverTest {
                     file: site.conf
                 """);
         driver.deploy(app);
-        assertThat(new SwarmConvergence(docker).await(app.stack(), java.time.Duration.ofMinutes(2)).converged()).isTrue();
+        assertThat(new SwarmConvergence(docker).await(app.stack(), Duration.ofMinutes(2)).converged()).isTrue();
         assertThat(docker.client().listConfigsCmd().exec()).extracting(c -> c.getSpec().getName())
                 .contains(app.stack() + "_site_conf_v1");
         assertThat(app.deployEnv()).containsEntry("SITE_CONF_VERSION", "v1").doesNotContainKey("IGNORED");
@@ -226,7 +227,7 @@ class SwarmDriverTest {
         Files.writeString(app.recipeDir().resolve("abra.sh"), "export SITE_CONF_VERSION=v2\n");
         ConfigVersions.requireBumped(docker, app, ComposeConfig.of(app, processes));
         driver.deploy(app);
-        assertThat(new SwarmConvergence(docker).await(app.stack(), java.time.Duration.ofMinutes(2)).converged()).isTrue();
+        assertThat(new SwarmConvergence(docker).await(app.stack(), Duration.ofMinutes(2)).converged()).isTrue();
         assertThat(docker.client().listConfigsCmd().exec()).extracting(c -> c.getSpec().getName())
                 .contains(app.stack() + "_site_conf_v2");
     }

@@ -4,17 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.DeployedIdentity;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
-import net.commoninternet.ccci.testing.MavenRun;
-import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
+import net.commoninternet.ccci.testing.MavenRun;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,7 +67,7 @@ class UpgradeInPlaceTest {
         DeployedIdentity before = DeployedIdentity.read(docker.client(), app.stack());
         assertThat(siteConfig(app)).isEqualTo(app.stack() + "_nginx_conf_v1");
 
-        children.run(java.util.List.of("git", "-C", base.dir().toString(), "checkout", "--quiet", "1.1.0+1.22.1"), null).orThrow();
+        children.run(List.of("git", "-C", base.dir().toString(), "checkout", "--quiet", "1.1.0+1.22.1"), null).orThrow();
         driver.deploy(app);
         SwarmConvergence.Report upgraded = convergence.await(app.stack(), Duration.ofMinutes(2));
         DeployedIdentity after = DeployedIdentity.read(docker.client(), app.stack());
