@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -69,7 +70,7 @@ public final class MavenRun {
     public static MavenRun start(Path log, Map<String, String> env, String... properties) throws IOException {
         Path reports = log.resolveSibling(log.getFileName() + ".reports");
         List<String> command = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am",
-                "-Dreports.dir=" + reports, FORK_JIT));
+                "-Dreports.dir=" + reports, FORK_JIT, bootFolder()));
         command.addAll(List.of(properties));
         return new MavenRun(inNamespace(new ProcessBuilder(command), env).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start(), log, reports);
@@ -104,7 +105,7 @@ public final class MavenRun {
         ForkNamespace.env().forEach(env::putIfAbsent);
         List<String> mvn = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "-f", ROOT.resolve("pom.xml").toString(),
                 "test", "-pl", "recipe-suites", "-am", "-Dccci.log-file=" + logFile, "-Dreports.dir=" + sandbox.resolve("reports"),
-                FORK_JIT));
+                FORK_JIT, bootFolder()));
         mvn.addAll(List.of(properties));
         return helpers.start(Helper.java(Orphanage.class, mvn.toArray(String[]::new)), env);
     }
@@ -124,6 +125,17 @@ public final class MavenRun {
      */
     private static final String SHORT_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
     private static final String FORK_JIT = "-DargLine=" + SHORT_JVM;
+
+    private static final AtomicInteger RUNS = new AtomicInteger();
+
+    /**
+     * A Surefire boot folder of the run's own under recipe-suites/target ({@code tempDir}, default
+     * {@code surefire}): the suite's forks start runs of one checkout at once, and a Maven run that
+     * ends deletes its boot folder, the booter jar of another run's fork starting from it included.
+     */
+    private static String bootFolder() {
+        return "-DtempDir=surefire-" + ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet();
+    }
 
     /** From the repository root, in this fork's namespace unless {@code env} says otherwise, then {@code env}. */
     private static ProcessBuilder inNamespace(ProcessBuilder builder, Map<String, String> env) {

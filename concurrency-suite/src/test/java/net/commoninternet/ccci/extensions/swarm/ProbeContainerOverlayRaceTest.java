@@ -40,6 +40,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 class ProbeContainerOverlayRaceTest {
 
     private static final int TRIALS = 6;
+    private static final int MAX_TRIALS = 24;
     private static DockerEngine engine;
 
     @BeforeAll
@@ -66,7 +67,9 @@ class ProbeContainerOverlayRaceTest {
         int controlRefused = 0;
         List<String> probeFailures = new ArrayList<>();
         try (LogCapture log = new LogCapture(ProbeContainer.class)) {
-            for (int trial = 0; trial < TRIALS; trial++) {
+            // at least TRIALS, then on (to MAX_TRIALS) until the race has hit a probe container's start too: how
+            // often a start overlaps the removal depends on the machine's load (the suite's other fork)
+            for (int trial = 0; trial < MAX_TRIALS && (trial < TRIALS || !refusedOnce(log)); trial++) {
                 String sibling = sibling(client, "sibling");
                 // (besides the node's load-balancer endpoint, "lb-proxy")
                 assertThat(client.inspectNetworkCmd().withNetworkId(HttpProbe.PROXY_NETWORK).exec().getContainers().keySet()
@@ -96,9 +99,13 @@ class ProbeContainerOverlayRaceTest {
             assertThat(controlRefused).as("plain starts refused by the engine while the sibling left (the race is real"
                     + " here)").isPositive();
             assertThat(probeFailures).as("probe containers that did not start").isEmpty();
-            assertThat(log.lines()).as("the probe container's start was refused, and started again")
-                    .anyMatch(line -> line.contains("the engine refused to start the probe container of ccci_race_"));
+            assertThat(refusedOnce(log)).as("the probe container's start was refused, and started again, within %d trials",
+                    MAX_TRIALS).isTrue();
         }
+    }
+
+    private static boolean refusedOnce(LogCapture log) {
+        return log.lines().stream().anyMatch(line -> line.contains("the engine refused to start the probe container of ccci_race_"));
     }
 
     @Test
