@@ -63,10 +63,12 @@ public final class ForkShares implements BeforeAllCallback, BeforeEachCallback, 
         }
         Files.createDirectories(DIR);
         ExtensionContext.Store store = context.getStore(SHARES);
-        store.put("engine", new EngineHold(test.isAnnotationPresent(AloneOnTheEngine.class) ? LOCK_EX : LOCK_SH));
+        // the bed before the engine: a class waiting for the bed holds nothing another class of the bed may
+        // wait for (one of the bed's tests holds the engine alone for its span)
         if (test.isAnnotationPresent(OnTheTestBed.class)) {
             store.put("bed", Flock.take(DIR.resolve("test-bed.lock"), LOCK_EX));
         }
+        store.put("engine", new EngineHold(test.isAnnotationPresent(AloneOnTheEngine.class) ? LOCK_EX : LOCK_SH));
     }
 
     @Override

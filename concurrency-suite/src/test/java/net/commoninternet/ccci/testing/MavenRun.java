@@ -119,7 +119,7 @@ public final class MavenRun {
     /**
      * The JIT of a run's Surefire fork when the suite starts it: the client compiler alone and the
      * serial collector, as Maven's own JVM has (.mvn/jvm.config) and the helper JVMs ({@link Helper#java}):
-     * on a 2-core machine that runs two forks of the suite, the server compiler's threads are CPU the
+     * on a 2-core machine that runs three forks of the suite, the server compiler's threads are CPU the
      * engine's work waits for; what a run does is the same. The README's own command
      * ({@link #startAsTheReadmeSays}) keeps the project's defaults, as a user has them.
      */
