@@ -86,9 +86,18 @@ public final class CiKeys {
      * ({@code true} means {@code warm-<recipe>.ci.commoninternet.net}).
      */
     public Optional<String> warmCanonical(String recipe) {
+        return warmCanonical(recipe, "ci.commoninternet.net");
+    }
+
+    /**
+     * {@link #warmCanonical(String)} on a host whose run apps end in {@code domainSuffix}
+     * ({@code ccci.domain-suffix}): {@code true} means {@code warm-<recipe>.<domainSuffix>}, the warm
+     * app of the host's own namespace.
+     */
+    public Optional<String> warmCanonical(String recipe, String domainSuffix) {
         Object value = values.get("WARM_CANONICAL");
         if (Boolean.TRUE.equals(value)) {
-            return Optional.of("warm-" + recipe + ".ci.commoninternet.net");
+            return Optional.of("warm-" + recipe + "." + domainSuffix);
         }
         return value instanceof String s ? Optional.of(s) : Optional.empty();
     }

@@ -157,6 +157,8 @@ class CiKeysTest {
                 .contains("warm-kc2.ci.commoninternet.net");
         assertThat(keys(Map.of("WARM_CANONICAL", false)).warmCanonical("keycloak")).isEmpty();
         assertThat(CiKeys.defaults().warmCanonical("keycloak")).isEmpty();
+        assertThat(keys(Map.of("WARM_CANONICAL", true)).warmCanonical("keycloak", "f1.ci.commoninternet.net"))
+                .contains("warm-keycloak.f1.ci.commoninternet.net");
         // a run app's domain (or any other) is refused: a warm app is never a run's
         assertThat(parse(Map.of("WARM_CANONICAL", "kc-0a1b2c.ci.commoninternet.net")).problems()).singleElement()
                 .asString().startsWith("CI key WARM_CANONICAL of demo must be true, false, or the domain of the recipe's warm app");

@@ -88,7 +88,7 @@ public final class ColdDeps {
 
     /** A {@code WARM_CANONICAL} dependency whose warm app is live and converged is used as it is. */
     private boolean usedWarm(String dep) throws IOException {
-        Optional<String> warm = run.dependencyKeys().of(dep).warmCanonical(dep);
+        Optional<String> warm = run.dependencyKeys().of(dep).warmCanonical(dep, run.settings().paths().domainSuffix());
         if (warm.isEmpty()) {
             return false;
         }

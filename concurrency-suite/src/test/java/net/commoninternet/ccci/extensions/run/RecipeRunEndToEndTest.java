@@ -19,6 +19,7 @@ import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.testing.ForkNamespace;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
 import net.commoninternet.ccci.testing.ResultsSchema;
@@ -323,7 +324,7 @@ class RecipeRunEndToEndTest {
      */
     @Test
     void aLiveWarmCanonicalAppServesAsTheDependencyAndIsNeverTouched() throws Exception {
-        String warm = "warm-custom-html.ci.commoninternet.net";
+        String warm = "warm-custom-html." + ForkNamespace.SUFFIX; // the warm app of this fork's namespace
         String warmStack = AppNaming.stackName(warm);
         Path compose = MavenRun.ROOT.resolve("recipe-suites/recipes/custom-html/versions/1.1.0+1.22.1/compose.yml");
         try (DockerEngine docker = DockerEngine.connect()) {

@@ -24,6 +24,7 @@ import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.testing.ForkNamespace;
 import net.commoninternet.ccci.testing.HeadlessChromium;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
@@ -340,7 +341,7 @@ class SeveralRecipesEndToEndTest {
         assertThat(run.output).contains("db_password as the front sees it: ********");
         // No warm custom-html is live, so its cold dependency (custom-html) was deployed first,
         // counted, and removed after it.
-        assertThat(log).contains("dependency custom-html: its warm app warm-custom-html.ci.commoninternet.net is not"
+        assertThat(log).contains("dependency custom-html: its warm app warm-custom-html." + ForkNamespace.SUFFIX + " is not"
                 + " usable");
         Matcher dep = Pattern.compile("== dependency custom-html of notes-demo: app (\\S+) ").matcher(log);
         assertThat(dep.find()).as(log).isTrue();
