@@ -138,7 +138,9 @@ public final class FanoutBench {
         String loadAfter = load();
         List<Path> results;
         try (var files = Files.walk(dir)) {
-            results = files.filter(f -> f.getFileName().toString().equals("results.json")).toList();
+            // the runs' own (the reports folder holds copies, attached to the report's nodes)
+            results = files.filter(f -> f.getFileName().toString().equals("results.json"))
+                    .filter(f -> !f.startsWith(dir.resolve("reports"))).toList();
         }
         if (exit != 0 || results.size() != n) {
             throw new IllegalStateException("mvn of " + n + " recipes at parallelism " + p + " exited " + exit + " with "
