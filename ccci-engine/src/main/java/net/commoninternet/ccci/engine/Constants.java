@@ -194,8 +194,12 @@ public final class Constants {
      */
     public static final String PARALLEL_CONFIG_PREFIX = "ccci.parallel.config.";
 
-    /** Default of {@link #PARALLEL_PARALLELISM}. */
-    public static final int DEFAULT_PARALLELISM = 2;
+    /**
+     * Default of {@link #PARALLEL_PARALLELISM}, from the measured fan-out curve (docs/benchmarks.md,
+     * {@code scripts/bench fanout}): on 2 cores, 4 at once kept a command of up to 32 runs within
+     * 1.17x of ceil(N/4) runs alone (runs mostly wait on the engine); 8 at once did not (1.46x).
+     */
+    public static final int DEFAULT_PARALLELISM = 4;
 
     static final String DEFAULT_PROBE_IMAGE = "ccci.local/busybox:1";
     static final String DEFAULT_DEPLOY_ALLOWANCE_FILE = "/etc/ccci/deploy-allowance";
