@@ -29,6 +29,7 @@ import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.testing.LocalImages;
+import org.apache.commons.io.FileUtils;
 
 /**
  * Fan-out (issue 26), on demand with {@code scripts/bench fanout [N,...] [P,...] [U,...]}: one
@@ -193,6 +194,8 @@ public final class FanoutBench {
         try (DockerEngine docker = DockerEngine.connect(); UnrelatedStacks unrelated = new UnrelatedStacks(docker)) {
             Path servers = Files.createDirectories(work.resolve("servers"));
             Path locks = Files.createTempDirectory(Path.of("/run/lock"), "ccci-bench-fanout-");
+            // the bench's own folder, which no other process uses: removed when the bench ends
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> FileUtils.deleteQuietly(locks.toFile())));
             Janitor janitor = new Janitor(locks, Duration.ofHours(2), domain -> {
                 throw new IllegalStateException("the bench reaps nothing: " + domain);
             });
