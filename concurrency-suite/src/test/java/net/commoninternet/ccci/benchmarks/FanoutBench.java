@@ -29,6 +29,7 @@ import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.RunSpans;
 import org.apache.commons.io.FileUtils;
 
 /**
@@ -161,24 +162,8 @@ public final class FanoutBench {
         }
         Instant first = spans.stream().map(s -> s[0]).min(Instant::compareTo).orElseThrow();
         Instant last = spans.stream().map(s -> s[1]).max(Instant::compareTo).orElseThrow();
-        return new Command(n, p, Duration.between(first, last).toMillis(), mostAtOnce(spans), runs, phases, seconds,
+        return new Command(n, p, Duration.between(first, last).toMillis(), RunSpans.mostAtOnce(spans), runs, phases, seconds,
                 load, loadAfter, busy);
-    }
-
-    /** The most spans open at one instant (a sweep over their starts and ends, an end before a start at a tie). */
-    static int mostAtOnce(List<Instant[]> spans) {
-        TreeMap<Instant, Integer> edges = new TreeMap<>();
-        for (Instant[] span : spans) {
-            edges.merge(span[0], 1, Integer::sum);
-            edges.merge(span[1], -1, Integer::sum);
-        }
-        int open = 0;
-        int most = 0;
-        for (int delta : edges.values()) {
-            open += delta;
-            most = Math.max(most, open);
-        }
-        return most;
     }
 
     /**

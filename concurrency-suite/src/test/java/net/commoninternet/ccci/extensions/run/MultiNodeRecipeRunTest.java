@@ -8,10 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
@@ -22,8 +20,9 @@ import net.commoninternet.ccci.testing.ForkShares.OnTheTestBed;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
-import net.commoninternet.ccci.testing.ResultsSchema;
 import net.commoninternet.ccci.testing.MultiNodeSwarm;
+import net.commoninternet.ccci.testing.ResultsSchema;
+import net.commoninternet.ccci.testing.TwoReleaseRecipe;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -111,24 +110,7 @@ class MultiNodeRecipeRunTest {
 
     /** A recipe repository of two releases: the upgrade's base and the head. */
     private Path recipe(String name) throws IOException, InterruptedException {
-        Path dir = Files.createDirectories(sandbox.resolve("recipes").resolve(name));
-        Files.writeString(dir.resolve(".env.sample"), "TYPE=" + name + "\nDOMAIN=" + name + ".example.com\n");
-        git(dir, "init", "-q", "-b", "main");
-        for (String version : List.of("0.1.0+1.0", "0.2.0+1.0")) {
-            Files.writeString(dir.resolve("compose.yml"), compose(version), StandardCharsets.UTF_8);
-            git(dir, "add", "-A");
-            git(dir, "-c", "user.name=ccci", "-c", "user.email=ccci@localhost", "commit", "-q", "-m", version);
-            git(dir, "-c", "user.name=ccci", "-c", "user.email=ccci@localhost", "tag", "-a", "-m", version, version);
-        }
-        return dir;
-    }
-
-    private static void git(Path dir, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
-        command.addAll(List.of(args));
-        Process git = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(git.waitFor(30, TimeUnit.SECONDS) && git.exitValue() == 0).as(String.join(" ", command) + ": " + out).isTrue();
+        return TwoReleaseRecipe.make(sandbox.resolve("recipes"), name, MultiNodeRecipeRunTest::compose);
     }
 
     @Test

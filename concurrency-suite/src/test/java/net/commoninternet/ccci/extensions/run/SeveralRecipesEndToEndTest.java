@@ -32,6 +32,7 @@ import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
 import net.commoninternet.ccci.testing.Orphanage;
 import net.commoninternet.ccci.testing.ResultsSchema;
+import net.commoninternet.ccci.testing.RunSpans;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -236,7 +237,7 @@ class SeveralRecipesEndToEndTest {
                     .contains("== RUN SUMMARY ==", "recipe " + recipe + " ").doesNotContain("== ccci run e2e-all-"
                             + bundled.stream().filter(r -> !r.equals(recipe)).findFirst().orElseThrow() + " ");
         }
-        assertThat(mostAtOnce(spans)).as("most runs at once (parallelism %d)", PARALLELISM).isEqualTo(PARALLELISM);
+        assertThat(RunSpans.mostAtOnce(spans)).as("most runs at once (parallelism %d)", PARALLELISM).isEqualTo(PARALLELISM);
         assertThat(output.lines().filter(l -> l.contains(" waits for a run slot: " + PARALLELISM + " run(s) at once")))
                 .as(output).hasSize(bundled.size() - PARALLELISM);
         // The Open Test Reporting XML carries each run's report and the command's catalogue.
@@ -354,22 +355,6 @@ class SeveralRecipesEndToEndTest {
         assertThat(run.dir("notes-demo").resolve("logs/install/custom-html/app.log")).isRegularFile();
         assertThat(run.dir("notes-demo").resolve("logs/install/db.log")).isRegularFile();
         run.assertNothingLeftOf("notes-demo");
-    }
-
-    /** The most spans open at one instant (a sweep over their starts and ends, an end before a start at a tie). */
-    private static int mostAtOnce(List<Instant[]> spans) {
-        TreeMap<Instant, Integer> edges = new TreeMap<>();
-        for (Instant[] span : spans) {
-            edges.merge(span[0], 1, Integer::sum);
-            edges.merge(span[1], -1, Integer::sum);
-        }
-        int open = 0;
-        int most = 0;
-        for (int delta : edges.values()) {
-            open += delta;
-            most = Math.max(most, open);
-        }
-        return most;
     }
 
     /**
