@@ -82,17 +82,9 @@ public final class CiKeys {
 
     /**
      * {@code WARM_CANONICAL}, read for this recipe as somebody's dependency: the domain of its
-     * long-lived warm app, which a run depending on it uses instead of deploying it cold
-     * ({@code true} means {@code warm-<recipe>.ci.commoninternet.net}).
-     */
-    public Optional<String> warmCanonical(String recipe) {
-        return warmCanonical(recipe, "ci.commoninternet.net");
-    }
-
-    /**
-     * {@link #warmCanonical(String)} on a host whose run apps end in {@code domainSuffix}
-     * ({@code ccci.domain-suffix}): {@code true} means {@code warm-<recipe>.<domainSuffix>}, the warm
-     * app of the host's own namespace.
+     * long-lived warm app, which a run depending on it uses instead of deploying it cold. {@code true}
+     * means {@code warm-<recipe>.<domainSuffix>}, the warm app of the host's namespace (its run apps'
+     * suffix, {@code ccci.domain-suffix}: {@code ci.commoninternet.net} unless set).
      */
     public Optional<String> warmCanonical(String recipe, String domainSuffix) {
         Object value = values.get("WARM_CANONICAL");

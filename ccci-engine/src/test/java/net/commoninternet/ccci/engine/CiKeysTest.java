@@ -151,12 +151,13 @@ class CiKeysTest {
 
     @Test
     void warmCanonicalNamesTheRecipesWarmApp() {
-        assertThat(keys(Map.of("WARM_CANONICAL", true)).warmCanonical("keycloak"))
+        assertThat(keys(Map.of("WARM_CANONICAL", true)).warmCanonical("keycloak", "ci.commoninternet.net"))
                 .contains("warm-keycloak.ci.commoninternet.net");
-        assertThat(keys(Map.of("WARM_CANONICAL", "warm-kc2.ci.commoninternet.net")).warmCanonical("keycloak"))
+        assertThat(keys(Map.of("WARM_CANONICAL", "warm-kc2.ci.commoninternet.net"))
+                .warmCanonical("keycloak", "ci.commoninternet.net"))
                 .contains("warm-kc2.ci.commoninternet.net");
-        assertThat(keys(Map.of("WARM_CANONICAL", false)).warmCanonical("keycloak")).isEmpty();
-        assertThat(CiKeys.defaults().warmCanonical("keycloak")).isEmpty();
+        assertThat(keys(Map.of("WARM_CANONICAL", false)).warmCanonical("keycloak", "ci.commoninternet.net")).isEmpty();
+        assertThat(CiKeys.defaults().warmCanonical("keycloak", "ci.commoninternet.net")).isEmpty();
         assertThat(keys(Map.of("WARM_CANONICAL", true)).warmCanonical("keycloak", "f1.ci.commoninternet.net"))
                 .contains("warm-keycloak.f1.ci.commoninternet.net");
         // a run app's domain (or any other) is refused: a warm app is never a run's
