@@ -7,7 +7,7 @@ import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.extensions.swarm.AppProbes;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
-import net.commoninternet.ccci.extensions.swarm.PageScreenshot;
+import net.commoninternet.ccci.extensions.swarm.PageBrowser;
 import net.commoninternet.ccci.spi.Probes;
 
 /** The run's probes of its app: the HTTP probe's and the recipe's own ({@link AppProbes}), from its probe container. */
@@ -38,9 +38,9 @@ final class LiveProbes implements Probes {
         if (target.isEmpty()) {
             return Optional.empty();
         }
-        PageScreenshot.Page page = new PageScreenshot.Page(deployment.deployed().stack(), target.get().service(),
+        PageBrowser.Page page = new PageBrowser.Page(deployment.deployed().stack(), target.get().service(),
                 deployment.deployed().domain(), target.get().port(), path);
-        PageScreenshot.Shot shot = new PageScreenshot(deployment.tools().docker().client()).take(page, width, png, timeout);
+        PageBrowser.Shot shot = deployment.tools().browser().take(page, width, png, timeout);
         return Optional.of(new Picture(page.url(), shot.png(), shot.why()));
     }
 

@@ -3,12 +3,14 @@ package net.commoninternet.ccci.extensions.deployment;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
+import net.commoninternet.ccci.extensions.swarm.PageBrowser;
 import org.apiguardian.api.API;
 
 /**
- * What the run acts on apps with: the engine connection, the run's driver (its deploys counted)
- * and the HTTP probe that reaches an app the way the proxy does.
+ * What the run acts on apps with: the engine connection, the run's driver (its deploys counted),
+ * the HTTP probe that reaches an app the way the proxy does, and the browser that pictures its page
+ * the way a person's would.
  */
 @API(status = API.Status.INTERNAL)
-public record RunTools(DockerEngine docker, AppDriver driver, HttpProbe http) {
+public record RunTools(DockerEngine docker, AppDriver driver, HttpProbe http, PageBrowser browser) {
 }

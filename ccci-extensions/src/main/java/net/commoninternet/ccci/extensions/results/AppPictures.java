@@ -31,7 +31,7 @@ public final class AppPictures implements RunExtension.AfterTier {
     private static final Logger LOG = LoggerFactory.getLogger(AppPictures.class);
 
     /** The tiers after which the page is pictured: the app as installed, and as upgraded. */
-    static final Set<Tier> PICTURED = Set.of(Tier.INSTALL, Tier.UPGRADE);
+    public static final Set<Tier> PICTURED = Set.of(Tier.INSTALL, Tier.UPGRADE);
     /** A desktop's width. */
     static final int WIDTH = 1280;
     /** How long one picture may take, the browser's start included. */
@@ -58,13 +58,15 @@ public final class AppPictures implements RunExtension.AfterTier {
             return;
         }
         Path png = picture(tier.runDir(), tier.tier());
+        long started = System.nanoTime();
         try {
             Optional<Probes.Picture> picture = tier.live().probes().picture(tier.keys().screenshotPath(), WIDTH, png, BOUND);
             if (picture.isEmpty()) {
                 keep(tier, "no service of the app is routed (traefik.enable=true and a loadbalancer.server.port): nothing to"
                         + " picture");
             } else if (picture.get().png().isPresent()) {
-                LOG.info("picture of {} after {}: {}", picture.get().url(), tier.tier().id(), png);
+                LOG.info("picture of {} after {} in {} ms: {}", picture.get().url(), tier.tier().id(),
+                        (System.nanoTime() - started) / 1_000_000, png);
                 tier.attach(png, "image/png");
             } else {
                 keep(tier, tier.redact(picture.get().why()));

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,7 @@ import net.commoninternet.ccci.extensions.lock.DomainClaim;
 import net.commoninternet.ccci.extensions.lock.Janitor;
 import net.commoninternet.ccci.extensions.lock.JanitorCandidates;
 import net.commoninternet.ccci.extensions.lock.RunIdLock;
+import net.commoninternet.ccci.extensions.results.AppPictures;
 import net.commoninternet.ccci.extensions.results.CustomizationManifest;
 import net.commoninternet.ccci.extensions.results.RunReport;
 import net.commoninternet.ccci.extensions.results.RunResults;
@@ -40,6 +42,7 @@ import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.EngineBoundary;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
 import net.commoninternet.ccci.extensions.swarm.MountedSecrets;
+import net.commoninternet.ccci.extensions.swarm.PageBrowser;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
@@ -143,7 +146,7 @@ final class RunPhases {
             Prepared prepared = timeline.time("fetch", () -> prepare(workspace));
             RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state(),
                     workspace.policy()),
-                    new HttpProbe(docker.client(), settings.options().probeImage()));
+                    new HttpProbe(docker.client(), settings.options().probeImage()), new PageBrowser(docker.client()));
             leases = leases(docker, guards::stopAlone);
             lock = timeline.time("lock", () -> lock(leases, prepared.checkout().domain(), tools, workspace));
             try {
@@ -305,6 +308,10 @@ final class RunPhases {
             tools.driver().deploy(app);
             // the one probe container of the app: its start overlaps the convergence wait
             tools.http().prepare(app.stack());
+            // and the app's browser, when the run pictures its page (AppPictures): chromium's start overlaps it too
+            if (!Collections.disjoint(prepared.tiers(), AppPictures.PICTURED)) {
+                tools.browser().prepare(app.stack(), app.domain(), tools.http());
+            }
             return null;
         });
         SwarmConvergence.Report converged = timeline.time("convergence", () -> {
@@ -355,6 +362,7 @@ final class RunPhases {
         try {
             // no probe starts from here on; the app's probe container goes with its stack
             tools.http().close();
+            tools.browser().close();
             // The app and its cold dependencies go at once, as the engine removes stacks side by side;
             // a failed removal of the app keeps none of them.
             CompletableFuture<List<String>> depsLeft = run.keys().deps().isEmpty()

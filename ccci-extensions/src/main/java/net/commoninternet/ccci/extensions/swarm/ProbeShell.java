@@ -3,15 +3,12 @@ package net.commoninternet.ccci.extensions.swarm;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,7 +46,7 @@ final class ProbeShell implements AutoCloseable {
     private static final int MARKER_TAIL = 256;
 
     private final String container;
-    private final Stdin stdin = new Stdin();
+    private final AttachedStdin stdin = new AttachedStdin();
     private final EngineStream<Frame> stream;
     /** Why a shell is not written to any more: only a stream that ended may be attached again. */
     private enum Break { STREAM_ENDED, STREAM_FAILED, COMMAND_OUTLIVED_ITS_BOUND, INTERRUPTED, CLOSED }
@@ -229,59 +226,6 @@ final class ProbeShell implements AutoCloseable {
             String text = output.text();
             int end = text.lastIndexOf("\n" + nonce);
             return end >= 0 ? text.substring(0, end) : text;
-        }
-    }
-
-    /** The shell's stdin: what ccci writes, read by docker-java's copier thread (not a pipe: a pipe breaks when its writer thread ends). */
-    private static final class Stdin extends InputStream {
-        private static final byte[] END = new byte[0];
-        private final LinkedBlockingQueue<byte[]> chunks = new LinkedBlockingQueue<>();
-        private byte[] current = new byte[0];
-        private int at;
-        private volatile boolean closed;
-
-        void write(byte[] bytes) {
-            if (!closed) {
-                chunks.add(bytes);
-            }
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            if (length == 0) {
-                return 0;
-            }
-            while (at >= current.length) {
-                if (current == END) {
-                    return -1;
-                }
-                try {
-                    current = chunks.take();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return -1;
-                }
-                at = 0;
-            }
-            int n = Math.min(length, current.length - at);
-            System.arraycopy(current, at, buffer, offset, n);
-            at += n;
-            return n;
-        }
-
-        @Override
-        public void close() {
-            if (!closed) {
-                closed = true;
-                chunks.add(END);
-            }
         }
     }
 }

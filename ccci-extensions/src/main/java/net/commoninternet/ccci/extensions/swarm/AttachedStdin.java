@@ -1,0 +1,64 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * The stdin of an attached container (the probe shell's, the browser's pipe): what ccci writes,
+ * read by docker-java's copier thread. Not a pipe: a pipe breaks when its writer thread ends, and
+ * each write here comes from whichever thread probes. {@link #close} ends the stream: the copier
+ * reads its end, and the container's stdin closes with the attach.
+ */
+final class AttachedStdin extends InputStream {
+
+    private static final byte[] END = new byte[0];
+    private final LinkedBlockingQueue<byte[]> chunks = new LinkedBlockingQueue<>();
+    private byte[] current = new byte[0];
+    private int at;
+    private volatile boolean closed;
+
+    void write(byte[] bytes) {
+        if (!closed) {
+            chunks.add(bytes);
+        }
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = new byte[1];
+        int n = read(one, 0, 1);
+        return n < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+        if (length == 0) {
+            return 0;
+        }
+        while (at >= current.length) {
+            if (current == END) {
+                return -1;
+            }
+            try {
+                current = chunks.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+            }
+            at = 0;
+        }
+        int n = Math.min(length, current.length - at);
+        System.arraycopy(current, at, buffer, offset, n);
+        at += n;
+        return n;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            chunks.add(END);
+        }
+    }
+}

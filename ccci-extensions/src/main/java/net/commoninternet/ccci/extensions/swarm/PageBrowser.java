@@ -1,0 +1,324 @@
+package net.commoninternet.ccci.extensions.swarm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.HostConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apiguardian.api.API;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pictures of the app's page as a person's browser renders it: Debian's chromium, headless, in a
+ * container of its own ({@link #IMAGE}, built by scripts/setup-local-swarm) on the {@code proxy}
+ * network, confined like a recipe's container (the engine's default runtime, no mount, a memory
+ * bound, the egress rules; it runs nothing of the host's). It reaches the app's service by its
+ * {@code tasks.} name, with the run's domain mapped to it ({@code --host-resolver-rules}), so the
+ * page is asked for by its own host name and port, as traefik would hand it on.
+ *
+ * <p>One browser per app, kept warm for the run: {@link #prepare} starts it while the swarm
+ * converges (chromium's own start costs seconds under gVisor, about as long as the wait), and
+ * each picture is then a navigation and a capture over the DevTools protocol ({@link
+ * DevToolsPipe}: the container's stdin and stdout, no port). Before each picture the origin's
+ * cache, cookies and storage are cleared: the upgrade's picture is of the upgraded app, never of
+ * what the install's left in the browser. The container carries the stack's probe label: a
+ * teardown (the run's, or a janitor's after a crash) removes it; chromium exits when its pipe
+ * closes ({@link #close}, or this process's death).
+ *
+ * <p>A page that does not render is said in one line, taken from chromium's own report (the
+ * navigation's network error), and no picture is kept: an error page's picture would look like
+ * the app's.
+ *
+ * <p>Resource: the app's browser container and its pipe. Invariant: no browser starts after
+ * {@link #close}, and close waits (bounded) for every create under way, so the stack's teardown
+ * that follows sees each container. Scope: one run; pictures of one browser are taken one at a
+ * time.
+ */
+@API(status = API.Status.INTERNAL)
+public final class PageBrowser implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PageBrowser.class);
+
+    /** The browser's image, built by scripts/setup-local-swarm from the host's chromium. */
+    public static final String IMAGE = "ccci.local/chromium:1";
+    /** A picture larger than this is not kept (a page of 1280 px width is a few hundred KiB). */
+    private static final long MAX_BYTES = 32L << 20;
+    /** A browser's memory (the engine's cgroup bound): a page is a few hundred MiB at most. */
+    private static final long MEMORY_BYTES = 2L << 30;
+    /** How long a browser's create, start and first page may take. */
+    private static final Duration START_LIMIT = Duration.ofSeconds(90);
+    /** Creates tried while the engine says the overlay is not found (it instantiates it again at once). */
+    private static final int CREATE_ATTEMPTS = 5;
+    /** The width a browser's first page has before any picture asks for its own. */
+    private static final int FIRST_WIDTH = 1280;
+    /** Chromium reads the protocol on fd 3 and writes it on fd 4: the container's stdin and stdout; its log goes to stderr. */
+    /** What ccci's blank tab runs before each picture ({@code --enable-net-benchmarking} gives it these). */
+    private static final String FORGET = "chrome.benchmarking.clearHostResolverCache();"
+            + " chrome.benchmarking.closeConnections(); true";
+    static final String PIPED = "exec /usr/lib/chromium/chromium \"$@\" 3<&0 4>&1 1>&2";
+
+    /** What a try left: the picture, or why there is none (one line). */
+    public record Shot(Optional<Path> png, String why) {
+        static Shot of(Path png) {
+            return new Shot(Optional.of(png), "");
+        }
+
+        static Shot none(String why) {
+            return new Shot(Optional.empty(), why);
+        }
+    }
+
+    /** What to take: the page at {@code path} of the service {@code service} (its full swarm name), as {@code domain:port}. */
+    public record Page(String stack, String service, String domain, int port, String path) {
+        public String url() {
+            return "http://" + origin() + (path.startsWith("/") ? path : "/" + path);
+        }
+
+        String origin() {
+            return domain + ":" + port;
+        }
+
+        Site site() {
+            return new Site(stack, service, domain);
+        }
+    }
+
+    /** What one browser is for: its domain is mapped to the service's tasks. */
+    private record Site(String stack, String service, String domain) {
+    }
+
+    /**
+     * A browser's pipe and its two tabs' sessions, once its start is over: the page's, and a blank
+     * one of ccci's own that forgets the browser's name lookups and connections before each picture
+     * (the app's page, a foreign document, never runs ccci's code and cannot undo it).
+     */
+    private record Tab(String container, DevToolsPipe pipe, String session, String control) {
+    }
+
+    /** One browser: its container's create (what a teardown must wait for) and its whole start. */
+    private record Warm(CompletableFuture<String> created, CompletableFuture<Tab> tab) {
+    }
+
+    private final DockerClient client;
+    /** Guarded by itself: every browser of the run, and whether {@link #close} came. */
+    private final Map<Site, Warm> browsers = new HashMap<>();
+    private boolean closed;
+
+    public PageBrowser(DockerClient client) {
+        this.client = client;
+    }
+
+    /**
+     * Starts the browser for {@code stack}'s routed service (the one {@link HttpProbe#target}
+     * names) under {@code domain}, on a thread of its own: called once the stack is deployed, so
+     * its start overlaps the convergence wait. Nothing starts when no service is routed.
+     */
+    public void prepare(String stack, String domain, HttpProbe http) {
+        Thread starter = new Thread(() -> {
+            try {
+                http.target(stack).ifPresent(t -> browser(new Site(stack, t.service(), domain)));
+            } catch (RuntimeException e) {
+                LOG.info("no browser was started beside the convergence of {} (a picture starts its own): {}", stack,
+                        DockerEngine.engineSays(e));
+            }
+        }, "ccci-browser-" + stack);
+        starter.setDaemon(true);
+        starter.start();
+    }
+
+    /** The page, rendered at {@code width} px wide, into {@code png}; at most {@code bound}, the browser's start included. */
+    public Shot take(Page page, int width, Path png, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        Warm warm;
+        try {
+            warm = browser(page.site());
+        } catch (IllegalStateException e) {
+            return Shot.none(e.getMessage());
+        }
+        Tab tab;
+        try {
+            tab = warm.tab().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return Shot.none("the browser for " + page.url() + " did not start within " + bound.toSeconds() + " s");
+        } catch (ExecutionException e) {
+            return Shot.none(e.getCause().getMessage());
+        }
+        synchronized (tab) {
+            try {
+                return picture(tab, page, width, png, new Bound(deadline, bound));
+            } catch (IOException e) {
+                String log = tab.pipe().lastLogLine();
+                return Shot.none("the picture of " + page.url() + " could not be taken: " + e.getMessage()
+                        + (log.isEmpty() ? "" : " (" + log + ")"));
+            }
+        }
+    }
+
+    /** A picture's bound: its deadline (System.nanoTime) and its length, for the sentence. */
+    private record Bound(long deadline, Duration length) {
+    }
+
+    private static Shot picture(Tab tab, Page page, int width, Path png, Bound bound) throws IOException, InterruptedException {
+        long deadline = bound.deadline();
+        DevToolsPipe pipe = tab.pipe();
+        // An upgrade replaces the app's tasks, and their addresses: the lookup of tasks.<service> that
+        // chromium cached (the embedded DNS says 600 s) and its kept-alive connections must go.
+        pipe.call("Runtime.evaluate", Map.of("expression", FORGET, "returnByValue", true), tab.control(), left(deadline));
+        // the browser's HTTP cache (the one app's: one browser per app), then the origin's cookies, storage and workers
+        pipe.call("Network.clearBrowserCache", Map.of(), tab.session(), left(deadline));
+        pipe.call("Storage.clearDataForOrigin", Map.of("origin", "http://" + page.origin(), "storageTypes", "all"), tab.session(),
+                left(deadline));
+        pipe.call("Emulation.setDeviceMetricsOverride", metrics(width), tab.session(), left(deadline));
+        pipe.clearEvents();
+        JsonNode navigated = pipe.call("Page.navigate", Map.of("url", page.url()), tab.session(), left(deadline));
+        String error = navigated.path("errorText").asText("");
+        if (!error.isEmpty()) {
+            return Shot.none("the page " + page.url() + " did not render: " + error);
+        }
+        if (!pipe.awaitEvent("Page.loadEventFired", tab.session(), deadline)) {
+            return Shot.none("the page " + page.url() + " did not render within " + bound.length().toSeconds() + " s");
+        }
+        JsonNode shot = pipe.call("Page.captureScreenshot", Map.of("format", "png"), tab.session(), left(deadline));
+        byte[] picture = Base64.getDecoder().decode(shot.path("data").asText(""));
+        if (picture.length == 0) {
+            return Shot.none("the page " + page.url() + " rendered, but chromium gave no picture");
+        }
+        if (picture.length > MAX_BYTES) {
+            return Shot.none("the picture of " + page.url() + " is larger than " + (MAX_BYTES >> 20) + " MiB");
+        }
+        Files.createDirectories(png.getParent());
+        Files.write(png, picture);
+        return Shot.of(png);
+    }
+
+    private static Map<String, Object> metrics(int width) {
+        return Map.of("width", width, "height", Math.max(600, width * 3 / 4), "deviceScaleFactor", 1, "mobile", false);
+    }
+
+    private static Duration left(long deadline) {
+        return Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+    }
+
+    /** The site's browser, started at its first ask. */
+    private Warm browser(Site site) {
+        synchronized (browsers) {
+            if (closed) {
+                throw new IllegalStateException("the run's pictures are over (its teardown has begun): " + site.domain()
+                        + " is not pictured any more");
+            }
+            return browsers.computeIfAbsent(site, this::start);
+        }
+    }
+
+    private Warm start(Site site) {
+        Warm warm = new Warm(new CompletableFuture<>(), new CompletableFuture<>());
+        Thread starter = new Thread(() -> {
+            try {
+                warm.tab().complete(open(site, warm.created()));
+            } catch (IOException | RuntimeException e) {
+                warm.created().complete(null);
+                warm.tab().completeExceptionally(e instanceof IOException ? e : new IOException("the browser's container"
+                        + " could not be started (" + DockerEngine.engineSays((RuntimeException) e) + "): " + IMAGE
+                        + " is built by scripts/setup-local-swarm", e));
+            } catch (InterruptedException e) {
+                warm.created().complete(null);
+                warm.tab().completeExceptionally(new IOException("the browser's start was interrupted"));
+            }
+        }, "ccci-browser-start-" + site.stack());
+        starter.setDaemon(true);
+        starter.start();
+        return warm;
+    }
+
+    /** Creates, attaches and starts the browser, and opens its one page: blank, laid out, its renderer running. */
+    private Tab open(Site site, CompletableFuture<String> created) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
+        String id = create(site);
+        created.complete(id);
+        DevToolsPipe pipe = DevToolsPipe.attach(client, id, MAX_BYTES * 4 / 3 + (1 << 20));
+        try {
+            client.startContainerCmd(id).exec();
+            String session = blankTab(pipe, deadline);
+            pipe.call("Page.enable", Map.of(), session, left(deadline));
+            pipe.call("Emulation.setDeviceMetricsOverride", metrics(FIRST_WIDTH), session, left(deadline));
+            String control = blankTab(pipe, deadline);
+            LOG.debug("the browser for {} is warm (container {})", site.domain(), id);
+            return new Tab(id, pipe, session, control);
+        } catch (IOException | RuntimeException e) {
+            pipe.close();
+            throw e;
+        }
+    }
+
+    /** A new blank tab, attached: its session. */
+    private static String blankTab(DevToolsPipe pipe, long deadline) throws IOException, InterruptedException {
+        String target = pipe.call("Target.createTarget", Map.of("url", "about:blank"), null, left(deadline))
+                .path("targetId").asText();
+        return pipe.call("Target.attachToTarget", Map.of("targetId", target, "flatten", true), null, left(deadline))
+                .path("sessionId").asText();
+    }
+
+    private String create(Site site) throws InterruptedException {
+        List<String> command = new ArrayList<>(List.of("-c", PIPED, "browser", "--headless=new", "--no-sandbox",
+                "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars", "--user-data-dir=/tmp/profile",
+                "--host-resolver-rules=MAP " + site.domain() + " tasks." + site.service(), "--enable-net-benchmarking",
+                "--remote-debugging-pipe"));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                // stdin once: when this process's attach ends, however it ends, the container's stdin closes and chromium exits
+                return client.createContainerCmd(IMAGE).withEntrypoint("/bin/sh").withCmd(command)
+                        .withStdinOpen(true).withStdInOnce(true).withAttachStdin(true).withAttachStdout(true)
+                        .withAttachStderr(true).withLabels(Map.of(StackLabels.PROBE, site.stack()))
+                        .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK)
+                                .withMemory(MEMORY_BYTES))
+                        .exec().getId();
+            } catch (RuntimeException e) {
+                if (!ProbeContainer.overlayGoneForAMoment(e) || attempt >= CREATE_ATTEMPTS) {
+                    throw e;
+                }
+                TimeUnit.MILLISECONDS.sleep(100L * attempt);
+            }
+        }
+    }
+
+    /**
+     * No picture after this: every browser's create under way is awaited (bounded), so the stack's
+     * teardown that follows finds and removes each container, and every pipe is closed.
+     */
+    @Override
+    public void close() {
+        List<Warm> started;
+        synchronized (browsers) {
+            closed = true;
+            started = List.copyOf(browsers.values());
+        }
+        boolean interrupted = false;
+        for (Warm warm : started) {
+            try {
+                warm.created().get(START_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.debug("a browser's create did not end: {}", e.toString());
+            }
+            warm.tab().thenAccept(tab -> tab.pipe().close());
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
