@@ -196,8 +196,14 @@ public final class GuardedCommand implements AutoCloseable {
     public void close() {
         int status;
         synchronized (this) {
-            closed = true;
             status = exitStatus;
+            if (status != 0) {
+                // The evidence a stopped command finished its own teardowns (scripts/soak reads it), written
+                // before the shutdown hook can see the command closed: once it returns the JVM halts.
+                LOG.warn("== every run is torn down after {}: the process exits {} ==", cause == null ? "its stop"
+                        : cause.text(), status);
+            }
+            closed = true;
             notifyAll();
         }
         try {
@@ -212,9 +218,6 @@ public final class GuardedCommand implements AutoCloseable {
             }
         }
         if (status != 0) {
-            // The evidence a stopped command finished its own teardowns (scripts/soak reads it).
-            LOG.warn("== every run is torn down after {}: the process exits {} ==", cause == null ? "its stop"
-                    : cause.text(), status);
             // Blocks until the halt if the stopper's own exit is already under way.
             System.exit(status);
         }

@@ -122,8 +122,10 @@ class LifetimeGuardsTest {
         run.send("finish");
 
         assertThat(run.awaitExit()).as(run.describe()).isEqualTo(LifetimeGuards.EXIT_SIGTERM);
+        // the last line, the evidence scripts/soak reads, is written before the shutdown hook lets the JVM halt
         assertThat(run.output()).containsSubsequence("SIGTERM: stopping the run — tearing down",
-                "guarded: teardown begin", "SIGTERM during teardown — ignored", "guarded: teardown end");
+                "guarded: teardown begin", "SIGTERM during teardown — ignored", "guarded: teardown end",
+                "== every run is torn down after SIGTERM: the process exits 143 ==");
         assertThat(LockProbe.held(lockfile())).isFalse();
     }
 
