@@ -36,8 +36,7 @@ import org.slf4j.LoggerFactory;
  * cache, cookies and storage are cleared: the upgrade's picture is of the upgraded app, never of
  * what the install's left in the browser. The container carries the stack's probe label: a
  * teardown (the run's, or a janitor's after a crash) removes it; chromium exits when its pipe
- * closes ({@link #close}, or this process's death). Between pictures the container is paused
- * ({@link Tab}): a warm browser costs no CPU while the run's tiers work.
+ * closes ({@link #close}, or this process's death).
  *
  * <p>A page that does not render is said in one line, taken from chromium's own report (the
  * navigation's network error), and no picture is kept: an error page's picture would look like
@@ -105,75 +104,8 @@ public final class PageBrowser implements AutoCloseable {
      * A browser's pipe and its two tabs' sessions, once its start is over: the page's, and a blank
      * one of ccci's own that forgets the browser's name lookups and connections before each picture
      * (the app's page, a foreign document, never runs ccci's code and cannot undo it).
-     *
-     * <p>Between pictures the browser's container is paused (the engine's freezer): an idle chromium
-     * under gVisor's ptrace platform still costs about 8% of a core (2.4-2.6 s of CPU in 30 s,
-     * measured), a paused one nothing, and a pause or an unpause costs 50-150 ms. Guarded by itself:
-     * whether it is paused, and whether it was shut (its pipe closed: no pause from then on).
      */
-    private final class Tab {
-        private final String container;
-        private final DevToolsPipe pipe;
-        private final String session;
-        private final String control;
-        private boolean paused;
-        private boolean shut;
-
-        Tab(String container, DevToolsPipe pipe, String session, String control) {
-            this.container = container;
-            this.pipe = pipe;
-            this.session = session;
-            this.control = control;
-        }
-
-        DevToolsPipe pipe() {
-            return pipe;
-        }
-
-        String session() {
-            return session;
-        }
-
-        String control() {
-            return control;
-        }
-
-        /** Paused until the next picture; a browser that cannot be paused just idles. */
-        synchronized void rest() {
-            if (shut || paused) {
-                return;
-            }
-            try {
-                client.pauseContainerCmd(container).exec();
-                paused = true;
-            } catch (RuntimeException e) {
-                LOG.debug("the browser {} was not paused: {}", container, DockerEngine.engineSays(e));
-            }
-        }
-
-        /** Running again, for a picture or for its pipe's close (a paused chromium cannot read the end of it). */
-        synchronized void wake() throws IOException {
-            if (!paused) {
-                return;
-            }
-            try {
-                client.unpauseContainerCmd(container).exec();
-                paused = false;
-            } catch (RuntimeException e) {
-                throw new IOException("the browser's container could not be unpaused (" + DockerEngine.engineSays(e) + ")", e);
-            }
-        }
-
-        /** Woken and its pipe closed: chromium exits, its container stays, stopped, for the stack's teardown. */
-        synchronized void shut() {
-            try {
-                wake();
-            } catch (IOException e) {
-                LOG.debug("closing a paused browser: {}", e.getMessage());
-            }
-            shut = true;
-            pipe.close();
-        }
+    private record Tab(String container, DevToolsPipe pipe, String session, String control) {
     }
 
     /** One browser: its container's create (what a teardown must wait for) and its whole start. */
@@ -226,14 +158,11 @@ public final class PageBrowser implements AutoCloseable {
         }
         synchronized (tab) {
             try {
-                tab.wake();
                 return picture(tab, page, width, png, new Bound(deadline, bound));
             } catch (IOException e) {
                 String log = tab.pipe().lastLogLine();
                 return Shot.none("the picture of " + page.url() + " could not be taken: " + e.getMessage()
                         + (log.isEmpty() ? "" : " (" + log + ")"));
-            } finally {
-                tab.rest();
             }
         }
     }
@@ -242,7 +171,7 @@ public final class PageBrowser implements AutoCloseable {
     private record Bound(long deadline, Duration length) {
     }
 
-    private Shot picture(Tab tab, Page page, int width, Path png, Bound bound) throws IOException, InterruptedException {
+    private static Shot picture(Tab tab, Page page, int width, Path png, Bound bound) throws IOException, InterruptedException {
         long deadline = bound.deadline();
         DevToolsPipe pipe = tab.pipe();
         // An upgrade replaces the app's tasks, and their addresses: the lookup of tasks.<service> that
@@ -327,9 +256,7 @@ public final class PageBrowser implements AutoCloseable {
             pipe.call("Emulation.setDeviceMetricsOverride", metrics(FIRST_WIDTH), session, left(deadline));
             String control = blankTab(pipe, deadline);
             LOG.debug("the browser for {} is warm (container {})", site.domain(), id);
-            Tab tab = new Tab(id, pipe, session, control);
-            tab.rest();
-            return tab;
+            return new Tab(id, pipe, session, control);
         } catch (IOException | RuntimeException e) {
             pipe.close();
             throw e;
@@ -388,7 +315,7 @@ public final class PageBrowser implements AutoCloseable {
             } catch (ExecutionException | TimeoutException e) {
                 LOG.debug("a browser's create did not end: {}", e.toString());
             }
-            warm.tab().thenAccept(Tab::shut);
+            warm.tab().thenAccept(tab -> tab.pipe().close());
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
