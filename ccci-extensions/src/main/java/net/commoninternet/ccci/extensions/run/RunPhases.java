@@ -5,11 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
@@ -309,8 +310,10 @@ final class RunPhases {
             // the one probe container of the app: its start overlaps the convergence wait
             tools.http().prepare(app.stack());
             // and the app's browser, when the run pictures its page (AppPictures): chromium's start overlaps it too
-            if (!Collections.disjoint(prepared.tiers(), AppPictures.PICTURED)) {
-                tools.browser().prepare(app.stack(), app.domain(), tools.http());
+            Set<Tier> pictured = EnumSet.noneOf(Tier.class);
+            prepared.tiers().stream().filter(AppPictures.PICTURED::contains).forEach(pictured::add);
+            if (!pictured.isEmpty()) {
+                tools.browser().prepare(app.stack(), app.domain(), tools.http(), pictured.size());
             }
             return null;
         });

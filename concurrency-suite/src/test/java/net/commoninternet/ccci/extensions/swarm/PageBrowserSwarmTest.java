@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * app says to cache for an hour is not taken from the browser's cache: the upgrade's picture is of
  * the upgraded app), and from the app's new tasks once an update replaced them (the old tasks'
  * addresses are forgotten); a page that does not answer is one line naming chromium's network error and
- * no picture; once closed, chromium exits with its pipe, and the stack's teardown leaves nothing.
+ * no picture; after the last picture it was prepared for, or once closed, chromium exits with its pipe
+ * (a later picture gets a browser of its own), and the stack's teardown leaves nothing.
  */
 class PageBrowserSwarmTest {
 
@@ -68,6 +69,10 @@ class PageBrowserSwarmTest {
                         mode: 0555
                     deploy:
                       endpoint_mode: dnsrr
+                      labels:
+                        # the routed service: the one the run's browser is prepared for
+                        - "traefik.enable=true"
+                        - "traefik.http.services.web.loadbalancer.server.port=8080"
                 configs:
                   page:
                     file: ./page.sh
@@ -80,7 +85,7 @@ class PageBrowserSwarmTest {
         assertThat(deploy.waitFor()).as(new String(deploy.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
         PageBrowser browser = new PageBrowser(docker.client());
         try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX)) {
-            browser.prepare(stack, "shot.example.org", http);
+            browser.prepare(stack, "shot.example.org", http, 4);
             SwarmConvergence.Report report = new SwarmConvergence(docker).await(stack, Duration.ofMinutes(2));
             assertThat(report.converged()).as(report.problems().toString()).isTrue();
 
@@ -116,17 +121,29 @@ class PageBrowserSwarmTest {
             assertThat(refused.png()).isEmpty();
             assertThat(refused.why()).isEqualTo("the page http://shot.example.org:8081/ did not render: net::ERR_CONNECTION_REFUSED");
             assertThat(dir.resolve("refused.png")).doesNotExist();
+            awaitNoRunningBrowser("the fourth picture was the last one prepared for: chromium exits after it");
+            assertThat(browsers(true)).as("the stopped browser, left for the stack's teardown").hasSize(1);
+
+            Path late = dir.resolve("late.png");
+            PageBrowser.Shot unplanned = browser.take(new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080,
+                    "/cgi-bin/page"), 1280, late, Duration.ofMinutes(2));
+            assertThat(unplanned.png()).as("a picture beyond those prepared for: a browser of its own. " + unplanned.why())
+                    .contains(late);
         } finally {
             browser.close();
         }
+        awaitNoRunningBrowser("running browsers once the pipe is closed: chromium exits with it");
+        assertThat(browsers(true)).as("the stopped browsers, left for the stack's teardown").hasSize(2);
+        assertThat(browser.take(new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080, "/"), 1280,
+                dir.resolve("late.png"), Duration.ofSeconds(5)).why()).contains("teardown has begun");
+    }
+
+    private void awaitNoRunningBrowser(String why) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (!browsers(false).isEmpty() && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
-        assertThat(browsers(false)).as("running browsers once the pipe is closed: chromium exits with it").isEmpty();
-        assertThat(browsers(true)).as("the stopped browser, left for the stack's teardown").hasSize(1);
-        assertThat(browser.take(new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080, "/"), 1280,
-                dir.resolve("late.png"), Duration.ofSeconds(5)).why()).contains("teardown has begun");
+        assertThat(browsers(false)).as(why).isEmpty();
     }
 
     private List<Container> browsers(boolean all) {
