@@ -108,7 +108,7 @@ final class DevToolsPipe implements AutoCloseable {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new IOException("the browser did not answer " + method + " within " + bound.toSeconds() + " s");
+                    throw new NoAnswer("the browser did not answer " + method + " within " + bound.toSeconds() + " s");
                 }
                 TimeUnit.NANOSECONDS.timedWait(this, left);
             }
@@ -117,6 +117,13 @@ final class DevToolsPipe implements AutoCloseable {
                 throw new IOException(method + " failed: " + reply.path("error").path("message").asText());
             }
             return reply.path("result");
+        }
+    }
+
+    /** A call that was not answered within its bound, the pipe still open. */
+    static final class NoAnswer extends IOException {
+        NoAnswer(String message) {
+            super(message);
         }
     }
 
@@ -148,10 +155,20 @@ final class DevToolsPipe implements AutoCloseable {
         }
     }
 
-    /** The last line of chromium's own log that says something (dbus noise left out), or "". */
+    /**
+     * The last line of chromium's own log that says something (dbus and inotify noise left out), or
+     * "": its message alone, without chromium's {@code [pid:tid:time:LEVEL:file.cc:line]} prefix
+     * (a level word such as ERROR in a passing run's console reads as ccci's own).
+     */
     synchronized String lastLogLine() {
-        return log.toString().lines().map(String::strip).filter(l -> !l.isEmpty() && !l.contains("dbus"))
+        return log.toString().lines().map(l -> l.replaceFirst("^\\[[^\\]]*\\]\\s*", "").strip())
+                .filter(l -> !l.isEmpty() && !l.contains("dbus") && !l.contains("inotify"))
                 .reduce((a, b) -> b).orElse("");
+    }
+
+    /** Whether the pipe is broken (the browser gone, or closed): no call can be answered any more. */
+    synchronized boolean broken() {
+        return broken != null;
     }
 
     private synchronized void received(Frame frame) {

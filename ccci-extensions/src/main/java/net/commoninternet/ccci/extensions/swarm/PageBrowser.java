@@ -59,6 +59,8 @@ public final class PageBrowser implements AutoCloseable {
     private static final long MAX_BYTES = 32L << 20;
     /** A browser's memory (the engine's cgroup bound): a page is a few hundred MiB at most. */
     private static final long MEMORY_BYTES = 2L << 30;
+    /** How long one call of a picture (a clear, the navigation's start, the capture) may take: a few hundred ms when it works. */
+    private static final Duration CAPTURE_LIMIT = Duration.ofSeconds(15);
     /** How long a browser's create, start and first page may take. */
     private static final Duration START_LIMIT = Duration.ofSeconds(90);
     /** Creates tried while the engine says the overlay is not found (it instantiates it again at once). */
@@ -71,14 +73,14 @@ public final class PageBrowser implements AutoCloseable {
             + " chrome.benchmarking.closeConnections(); true";
     static final String PIPED = "exec /usr/lib/chromium/chromium \"$@\" 3<&0 4>&1 1>&2";
 
-    /** What a try left: the picture, or why there is none (one line). */
-    public record Shot(Optional<Path> png, String why) {
+    /** What a try left: the picture, or why there is none (one line); stalled: a fresh browser may try again. */
+    public record Shot(Optional<Path> png, String why, boolean stalled) {
         static Shot of(Path png) {
-            return new Shot(Optional.of(png), "");
+            return new Shot(Optional.of(png), "", false);
         }
 
         static Shot none(String why) {
-            return new Shot(Optional.empty(), why);
+            return new Shot(Optional.empty(), why, false);
         }
     }
 
@@ -143,9 +145,26 @@ public final class PageBrowser implements AutoCloseable {
         starter.start();
     }
 
-    /** The page, rendered at {@code width} px wide, into {@code png}; at most {@code bound}, the browser's start included. */
+    /**
+     * The page, rendered at {@code width} px wide, into {@code png}; at most {@code bound}, the
+     * browser's start included. A warm browser that stalls (seen twice in about thirty upgrade
+     * pictures: the page loaded, the capture never came back) is let go after {@link
+     * #CAPTURE_LIMIT}, and a browser of its own takes the picture again within what is left of the
+     * bound.
+     */
     public Shot take(Page page, int width, Path png, Duration bound) throws InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
+        Shot shot = take(page, width, png, new Bound(deadline, bound));
+        if (shot.stalled() && deadline - System.nanoTime() > CAPTURE_LIMIT.toNanos()) {
+            LOG.info("the browser's capture of {} stalled for {} s: a browser of its own takes the picture again", page.url(),
+                    CAPTURE_LIMIT.toSeconds());
+            shot = take(page, width, png, new Bound(deadline, bound));
+        }
+        return shot.stalled() ? Shot.none(shot.why()) : shot;
+    }
+
+    private Shot take(Page page, int width, Path png, Bound bound) throws InterruptedException {
+        long deadline = bound.deadline();
         Warm warm;
         try {
             warm = browser(page.site());
@@ -156,22 +175,34 @@ public final class PageBrowser implements AutoCloseable {
         try {
             tab = warm.tab().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            return Shot.none("the browser for " + page.url() + " did not start within " + bound.toSeconds() + " s");
+            return Shot.none("the browser for " + page.url() + " did not start within " + bound.length().toSeconds() + " s");
         } catch (ExecutionException e) {
             return Shot.none(e.getCause().getMessage());
         }
         synchronized (tab) {
+            boolean stalled = false;
             try {
-                return picture(tab, page, width, png, new Bound(deadline, bound));
+                return picture(tab, page, width, png, bound);
+            } catch (CaptureStalled e) {
+                stalled = true;
+                return new Shot(Optional.empty(), "the picture of " + page.url() + " could not be taken: " + e.getMessage(),
+                        true);
             } catch (IOException e) {
                 String log = tab.pipe().lastLogLine();
                 return Shot.none("the picture of " + page.url() + " could not be taken: " + e.getMessage()
-                        + (log.isEmpty() ? "" : " (" + log + ")"));
+                        + (log.isEmpty() ? "" : " (chromium: " + log + ")"));
             } finally {
-                if (warm.left().decrementAndGet() == 0) {
+                if (warm.left().decrementAndGet() == 0 || stalled) {
                     done(page.site(), warm, tab);
                 }
             }
+        }
+    }
+
+    /** A call of a picture that did not come back in time, the pipe still open: a stalled browser. */
+    private static final class CaptureStalled extends IOException {
+        CaptureStalled(String message) {
+            super(message);
         }
     }
 
@@ -179,19 +210,38 @@ public final class PageBrowser implements AutoCloseable {
     private record Bound(long deadline, Duration length) {
     }
 
+    /**
+     * One picture from a warm browser. Each call to it is bounded by {@link #CAPTURE_LIMIT} (a few
+     * hundred ms when it works): a call that outlives it, the pipe still open, means a stalled
+     * browser ({@link CaptureStalled}); the page's own load is bounded by the picture's bound only.
+     */
     private static Shot picture(Tab tab, Page page, int width, Path png, Bound bound) throws IOException, InterruptedException {
+        try {
+            return pictureSteps(tab, page, width, png, bound);
+        } catch (DevToolsPipe.NoAnswer e) {
+            if (tab.pipe().broken() || System.nanoTime() >= bound.deadline()) {
+                throw e;
+            }
+            throw new CaptureStalled(e.getMessage());
+        }
+    }
+
+    private static Shot pictureSteps(Tab tab, Page page, int width, Path png, Bound bound)
+            throws IOException, InterruptedException {
         long deadline = bound.deadline();
         DevToolsPipe pipe = tab.pipe();
         // An upgrade replaces the app's tasks, and their addresses: the lookup of tasks.<service> that
         // chromium cached (the embedded DNS says 600 s) and its kept-alive connections must go.
-        pipe.call("Runtime.evaluate", Map.of("expression", FORGET, "returnByValue", true), tab.control(), left(deadline));
+        pipe.call("Runtime.evaluate", Map.of("expression", FORGET, "returnByValue", true), tab.control(), step(deadline));
         // the browser's HTTP cache (the one app's: one browser per app), then the origin's cookies, storage and workers
-        pipe.call("Network.clearBrowserCache", Map.of(), tab.session(), left(deadline));
+        pipe.call("Network.clearBrowserCache", Map.of(), tab.session(), step(deadline));
         pipe.call("Storage.clearDataForOrigin", Map.of("origin", "http://" + page.origin(), "storageTypes", "all"), tab.session(),
-                left(deadline));
-        pipe.call("Emulation.setDeviceMetricsOverride", metrics(width), tab.session(), left(deadline));
+                step(deadline));
+        pipe.call("Emulation.setDeviceMetricsOverride", metrics(width), tab.session(), step(deadline));
+        // the page's tab is the one in front (ccci's blank tab was opened after it): a hidden tab draws no frame
+        pipe.call("Page.bringToFront", Map.of(), tab.session(), step(deadline));
         pipe.clearEvents();
-        JsonNode navigated = pipe.call("Page.navigate", Map.of("url", page.url()), tab.session(), left(deadline));
+        JsonNode navigated = pipe.call("Page.navigate", Map.of("url", page.url()), tab.session(), step(deadline));
         String error = navigated.path("errorText").asText("");
         if (!error.isEmpty()) {
             return Shot.none("the page " + page.url() + " did not render: " + error);
@@ -199,7 +249,7 @@ public final class PageBrowser implements AutoCloseable {
         if (!pipe.awaitEvent("Page.loadEventFired", tab.session(), deadline)) {
             return Shot.none("the page " + page.url() + " did not render within " + bound.length().toSeconds() + " s");
         }
-        JsonNode shot = pipe.call("Page.captureScreenshot", Map.of("format", "png"), tab.session(), left(deadline));
+        JsonNode shot = pipe.call("Page.captureScreenshot", Map.of("format", "png"), tab.session(), step(deadline));
         byte[] picture = Base64.getDecoder().decode(shot.path("data").asText(""));
         if (picture.length == 0) {
             return Shot.none("the page " + page.url() + " rendered, but chromium gave no picture");
@@ -214,6 +264,11 @@ public final class PageBrowser implements AutoCloseable {
 
     private static Map<String, Object> metrics(int width) {
         return Map.of("width", width, "height", Math.max(600, width * 3 / 4), "deviceScaleFactor", 1, "mobile", false);
+    }
+
+    /** One call's bound within a picture: {@link #CAPTURE_LIMIT}, or what is left of the picture's. */
+    private static Duration step(long deadline) {
+        return left(Math.min(deadline, System.nanoTime() + CAPTURE_LIMIT.toNanos()));
     }
 
     private static Duration left(long deadline) {

@@ -47,42 +47,7 @@ class PageBrowserSwarmTest {
     @Test
     void oneWarmBrowserRendersThePageByItsDomainAtEachWidthFreshEachTimeAndAPageThatDoesNotAnswerSaysWhy(@TempDir Path dir)
             throws Exception {
-        // the page's colour changes after its first answer, and the app says to keep it for an hour
-        Files.writeString(dir.resolve("page.sh"), """
-                #!/bin/sh
-                n=$(cat /tmp/n 2>/dev/null || echo 0); n=$((n+1)); echo "$n" > /tmp/n
-                if [ "$n" = 1 ]; then c=%06x; else c=%06x; fi
-                printf 'Content-Type: text/html\\r\\nCache-Control: max-age=3600\\r\\n\\r\\n'
-                printf '<html><body style="margin:0;background:#%%s"><h1>answer %%s for %%s</h1></body></html>' "$c" "$n" "$HTTP_HOST"
-                """.formatted(FIRST, LATER), StandardCharsets.UTF_8);
-        Path compose = dir.resolve("compose.yml");
-        Files.writeString(compose, """
-                version: "3.8"
-                services:
-                  web:
-                    image: %s
-                    command: ["httpd", "-f", "-p", "8080", "-h", "/www"]
-                    networks: [proxy]
-                    configs:
-                      - source: page
-                        target: /www/cgi-bin/page
-                        mode: 0555
-                    deploy:
-                      endpoint_mode: dnsrr
-                      labels:
-                        # the routed service: the one the run's browser is prepared for
-                        - "traefik.enable=true"
-                        - "traefik.http.services.web.loadbalancer.server.port=8080"
-                configs:
-                  page:
-                    file: ./page.sh
-                networks:
-                  proxy:
-                    external: true
-                """.formatted(LocalImages.BUSYBOX), StandardCharsets.UTF_8);
-        Process deploy = new ProcessBuilder("/usr/local/bin/docker", "stack", "deploy", "--detach=true", "--resolve-image",
-                "never", "-c", compose.toString(), stack).redirectErrorStream(true).start();
-        assertThat(deploy.waitFor()).as(new String(deploy.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+        deploy(dir);
         PageBrowser browser = new PageBrowser(docker.client());
         try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX)) {
             browser.prepare(stack, "shot.example.org", http, 4);
@@ -136,6 +101,74 @@ class PageBrowserSwarmTest {
         assertThat(browsers(true)).as("the stopped browsers, left for the stack's teardown").hasSize(2);
         assertThat(browser.take(new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080, "/"), 1280,
                 dir.resolve("late.png"), Duration.ofSeconds(5)).why()).contains("teardown has begun");
+    }
+
+    /** The stack: one routed service whose page changes colour after its first answer and says to cache it for an hour. */
+    private void deploy(Path dir) throws Exception {
+        // the page's colour changes after its first answer, and the app says to keep it for an hour
+        Files.writeString(dir.resolve("page.sh"), """
+                #!/bin/sh
+                n=$(cat /tmp/n 2>/dev/null || echo 0); n=$((n+1)); echo "$n" > /tmp/n
+                if [ "$n" = 1 ]; then c=%06x; else c=%06x; fi
+                printf 'Content-Type: text/html\\r\\nCache-Control: max-age=3600\\r\\n\\r\\n'
+                printf '<html><body style="margin:0;background:#%%s"><h1>answer %%s for %%s</h1></body></html>' "$c" "$n" "$HTTP_HOST"
+                """.formatted(FIRST, LATER), StandardCharsets.UTF_8);
+        Path compose = dir.resolve("compose.yml");
+        Files.writeString(compose, """
+                version: "3.8"
+                services:
+                  web:
+                    image: %s
+                    command: ["httpd", "-f", "-p", "8080", "-h", "/www"]
+                    networks: [proxy]
+                    configs:
+                      - source: page
+                        target: /www/cgi-bin/page
+                        mode: 0555
+                    deploy:
+                      endpoint_mode: dnsrr
+                      labels:
+                        # the routed service: the one the run's browser is prepared for
+                        - "traefik.enable=true"
+                        - "traefik.http.services.web.loadbalancer.server.port=8080"
+                configs:
+                  page:
+                    file: ./page.sh
+                networks:
+                  proxy:
+                    external: true
+                """.formatted(LocalImages.BUSYBOX), StandardCharsets.UTF_8);
+        Process deploy = new ProcessBuilder("/usr/local/bin/docker", "stack", "deploy", "--detach=true", "--resolve-image",
+                "never", "-c", compose.toString(), stack).redirectErrorStream(true).start();
+        assertThat(deploy.waitFor()).as(new String(deploy.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+    }
+
+    @Test
+    void aWarmBrowserThatStopsAnsweringIsLetGoAndAFreshOneTakesThePicture(@TempDir Path dir) throws Exception {
+        deploy(dir);
+        PageBrowser browser = new PageBrowser(docker.client());
+        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX)) {
+            browser.prepare(stack, "shot.example.org", http, 2);
+            SwarmConvergence.Report report = new SwarmConvergence(docker).await(stack, Duration.ofMinutes(2));
+            assertThat(report.converged()).as(report.problems().toString()).isTrue();
+            PageBrowser.Page page = new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080, "/cgi-bin/page");
+            PageBrowser.Shot first = browser.take(page, 1280, dir.resolve("first.png"), Duration.ofMinutes(2));
+            assertThat(first.png()).as(first.why()).isPresent();
+            // the warm browser stops answering, as the stalled captures did: frozen by the engine
+            String warm = browsers(false).get(0).getId();
+            docker.client().pauseContainerCmd(warm).exec();
+
+            Path png = dir.resolve("second.png");
+            PageBrowser.Shot second = browser.take(page, 1280, png, Duration.ofMinutes(2));
+
+            assertThat(second.png()).as(second.why()).contains(png);
+            assertThat(ImageIO.read(png.toFile()).getRGB(1275, 5) & 0xffffff).as("the page's second answer").isEqualTo(LATER);
+            docker.client().unpauseContainerCmd(warm).exec();
+            assertThat(browsers(true)).as("the stalled browser and the fresh one").hasSize(2);
+        } finally {
+            browser.close();
+        }
+        awaitNoRunningBrowser("running browsers once closed, the stalled one's pipe closed when it was let go");
     }
 
     private void awaitNoRunningBrowser(String why) {
