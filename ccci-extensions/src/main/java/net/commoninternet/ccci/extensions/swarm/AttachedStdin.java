@@ -1,8 +1,11 @@
 package net.commoninternet.ccci.extensions.swarm;
 
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Frame;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
 
 /**
  * The stdin of an attached container (the probe shell's, the browser's pipe): what ccci writes,
@@ -17,6 +20,31 @@ final class AttachedStdin extends InputStream {
     private byte[] current = new byte[0];
     private int at;
     private volatile boolean closed;
+
+    /**
+     * Attaches {@code container} with this as its stdin, following its stdout and stderr: each frame
+     * to {@code frames}, the stream's failure to {@code failed}, its end to {@code ended}.
+     */
+    EngineStream<Frame> attach(DockerClient client, String container, Consumer<Frame> frames, Consumer<Throwable> failed,
+            Runnable ended) {
+        return client.attachContainerCmd(container).withStdIn(this).withStdOut(true).withStdErr(true)
+                .withFollowStream(true).exec(new EngineStream<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        frames.accept(frame);
+                    }
+
+                    @Override
+                    public void onError(Throwable throwable) {
+                        failed.accept(throwable);
+                    }
+
+                    @Override
+                    public void onComplete() {
+                        ended.run();
+                    }
+                });
+    }
 
     void write(byte[] bytes) {
         if (!closed) {

@@ -54,23 +54,9 @@ final class DevToolsPipe implements AutoCloseable {
     private DevToolsPipe(DockerClient client, String container, long limit) {
         this.container = container;
         this.limit = limit;
-        this.stream = client.attachContainerCmd(container).withStdIn(stdin).withStdOut(true).withStdErr(true)
-                .withFollowStream(true).exec(new EngineStream<Frame>() {
-                    @Override
-                    public void onNext(Frame frame) {
-                        received(frame);
-                    }
-
-                    @Override
-                    public void onError(Throwable throwable) {
-                        breakWith("the browser's stream failed: " + throwable.getMessage());
-                    }
-
-                    @Override
-                    public void onComplete() {
-                        breakWith("the browser exited");
-                    }
-                });
+        this.stream = stdin.attach(client, container, this::received,
+                failure -> breakWith("the browser's stream failed: " + failure.getMessage()),
+                () -> breakWith("the browser exited"));
     }
 
     /** Attached to the created browser container {@code container}, before it starts: no message of it is missed. */

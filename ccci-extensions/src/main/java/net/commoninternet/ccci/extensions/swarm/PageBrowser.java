@@ -108,7 +108,7 @@ public final class PageBrowser implements AutoCloseable {
      * one of ccci's own that forgets the browser's name lookups and connections before each picture
      * (the app's page, a foreign document, never runs ccci's code and cannot undo it).
      */
-    private record Tab(String container, DevToolsPipe pipe, String session, String control) {
+    private record Tab(DevToolsPipe pipe, String session, String control) {
     }
 
     /** One browser: its container's create (what a teardown must wait for) and its whole start. */
@@ -328,7 +328,7 @@ public final class PageBrowser implements AutoCloseable {
             pipe.call("Emulation.setDeviceMetricsOverride", metrics(FIRST_WIDTH), session, left(deadline));
             String control = blankTab(pipe, deadline);
             LOG.debug("the browser for {} is warm (container {})", site.domain(), id);
-            return new Tab(id, pipe, session, control);
+            return new Tab(pipe, session, control);
         } catch (IOException | RuntimeException e) {
             pipe.close();
             throw e;

@@ -60,23 +60,9 @@ final class ProbeShell implements AutoCloseable {
 
     private ProbeShell(DockerClient client, String container) {
         this.container = container;
-        this.stream = client.attachContainerCmd(container).withStdIn(stdin).withStdOut(true).withStdErr(true)
-                .withFollowStream(true).exec(new EngineStream<Frame>() {
-                    @Override
-                    public void onNext(Frame frame) {
-                        received(frame);
-                    }
-
-                    @Override
-                    public void onError(Throwable throwable) {
-                        ended(Break.STREAM_FAILED, "its stream failed: " + throwable);
-                    }
-
-                    @Override
-                    public void onComplete() {
-                        ended(Break.STREAM_ENDED, "its stream ended" + (pendingNow() ? " while a probe was under way" : ""));
-                    }
-                });
+        this.stream = stdin.attach(client, container, this::received,
+                failure -> ended(Break.STREAM_FAILED, "its stream failed: " + failure),
+                () -> ended(Break.STREAM_ENDED, "its stream ended" + (pendingNow() ? " while a probe was under way" : "")));
     }
 
     static ProbeShell attach(DockerClient client, String container) {

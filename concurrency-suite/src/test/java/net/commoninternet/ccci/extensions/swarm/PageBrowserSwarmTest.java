@@ -51,8 +51,7 @@ class PageBrowserSwarmTest {
         PageBrowser browser = new PageBrowser(docker.client());
         try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX)) {
             browser.prepare(stack, "shot.example.org", http, 4);
-            SwarmConvergence.Report report = new SwarmConvergence(docker).await(stack, Duration.ofMinutes(2));
-            assertThat(report.converged()).as(report.problems().toString()).isTrue();
+            awaitConverged();
 
             int[] widths = {360, 1280};
             int[] colours = {FIRST, LATER};
@@ -71,8 +70,7 @@ class PageBrowserSwarmTest {
             Process update = new ProcessBuilder("/usr/local/bin/docker", "service", "update", "--force", "--detach=true",
                     stack + "_web").redirectErrorStream(true).start();
             assertThat(update.waitFor()).as(new String(update.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
-            SwarmConvergence.Report updated = new SwarmConvergence(docker).await(stack, Duration.ofMinutes(2));
-            assertThat(updated.converged()).as(updated.problems().toString()).isTrue();
+            awaitConverged();
             Path replaced = dir.resolve("replaced.png");
             PageBrowser.Shot shot = browser.take(new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080,
                     "/cgi-bin/page"), 1280, replaced, Duration.ofMinutes(2));
@@ -149,8 +147,7 @@ class PageBrowserSwarmTest {
         PageBrowser browser = new PageBrowser(docker.client());
         try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX)) {
             browser.prepare(stack, "shot.example.org", http, 2);
-            SwarmConvergence.Report report = new SwarmConvergence(docker).await(stack, Duration.ofMinutes(2));
-            assertThat(report.converged()).as(report.problems().toString()).isTrue();
+            awaitConverged();
             PageBrowser.Page page = new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080, "/cgi-bin/page");
             PageBrowser.Shot first = browser.take(page, 1280, dir.resolve("first.png"), Duration.ofMinutes(2));
             assertThat(first.png()).as(first.why()).isPresent();
@@ -169,6 +166,11 @@ class PageBrowserSwarmTest {
             browser.close();
         }
         awaitNoRunningBrowser("running browsers once closed, the stalled one's pipe closed when it was let go");
+    }
+
+    private void awaitConverged() throws InterruptedException {
+        SwarmConvergence.Report report = new SwarmConvergence(docker).await(stack, Duration.ofMinutes(2));
+        assertThat(report.converged()).as(report.problems().toString()).isTrue();
     }
 
     private void awaitNoRunningBrowser(String why) {
