@@ -23,19 +23,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pictures of the app's page as a person's browser renders it: Debian's chromium, headless, in a
- * container of its own ({@link #IMAGE}, built by scripts/setup-local-swarm) on the {@code proxy}
+ * Pictures of the app's page as a person's browser renders it: Debian's chromium headless shell
+ * (the same chromium, without the browser's own layers), in a container of its own ({@link #IMAGE}, built by scripts/setup-local-swarm) on the {@code proxy}
  * network, confined like a recipe's container (the engine's default runtime, no mount, a memory
  * bound, the egress rules; it runs nothing of the host's). It reaches the app's service by its
  * {@code tasks.} name, with the run's domain mapped to it ({@code --host-resolver-rules}), so the
  * page is asked for by its own host name and port, as traefik would hand it on.
  *
  * <p>One browser per app, kept warm for the run: {@link #prepare} starts it while the swarm
- * converges (chromium's own start costs seconds under gVisor, about as long as the wait), and
- * each picture is then a navigation and a capture over the DevTools protocol ({@link
- * DevToolsPipe}: the container's stdin and stdout, no port). Before each picture the origin's
- * cache, cookies and storage are cleared: the upgrade's picture is of the upgraded app, never of
- * what the install's left in the browser. The container carries the stack's probe label: a
+ * converges (its start costs about a second of CPU under gVisor's ptrace platform), and each
+ * picture is then a navigation and a capture over the DevTools protocol ({@link DevToolsPipe}:
+ * the container's stdin and stdout, no port). Each picture is taken in a browser context of its
+ * own, made for it and disposed after it: its own cache, cookies, storage, connections and name
+ * lookups, so the upgrade's picture is of the upgraded app (its new tasks, at their new
+ * addresses), never of what the install's left in the browser. The container carries the stack's probe label: a
  * teardown (the run's, or a janitor's after a crash) removes it; chromium exits when its pipe
  * closes ({@link #close}, or this process's death).
  *
@@ -54,13 +55,15 @@ public final class PageBrowser implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PageBrowser.class);
 
     /** The browser's image, built by scripts/setup-local-swarm from the host's chromium. */
-    public static final String IMAGE = "ccci.local/chromium:1";
+    public static final String IMAGE = "ccci.local/chromium-headless-shell:1";
     /** A picture larger than this is not kept (a page of 1280 px width is a few hundred KiB). */
     private static final long MAX_BYTES = 32L << 20;
     /** A browser's memory (the engine's cgroup bound): a page is a few hundred MiB at most. */
     private static final long MEMORY_BYTES = 2L << 30;
     /** How long one call of a picture (a clear, the navigation's start, the capture) may take: a few hundred ms when it works. */
     private static final Duration CAPTURE_LIMIT = Duration.ofSeconds(15);
+    /** How long a picture's context may take to go: a few ms. */
+    private static final Duration DISPOSE_LIMIT = Duration.ofSeconds(5);
     /** How long a browser's create, start and first page may take. */
     private static final Duration START_LIMIT = Duration.ofSeconds(90);
     /** Creates tried while the engine says the overlay is not found (it instantiates it again at once). */
@@ -68,10 +71,7 @@ public final class PageBrowser implements AutoCloseable {
     /** The width a browser's first page has before any picture asks for its own. */
     private static final int FIRST_WIDTH = 1280;
     /** Chromium reads the protocol on fd 3 and writes it on fd 4: the container's stdin and stdout; its log goes to stderr. */
-    /** What ccci's blank tab runs before each picture ({@code --enable-net-benchmarking} gives it these). */
-    private static final String FORGET = "chrome.benchmarking.clearHostResolverCache();"
-            + " chrome.benchmarking.closeConnections(); true";
-    static final String PIPED = "exec /usr/lib/chromium/chromium \"$@\" 3<&0 4>&1 1>&2";
+    static final String PIPED = "exec /usr/lib/chromium/chromium-headless-shell \"$@\" 3<&0 4>&1 1>&2";
 
     /** What a try left: the picture, or why there is none (one line); stalled: a fresh browser may try again. */
     public record Shot(Optional<Path> png, String why, boolean stalled) {
@@ -104,11 +104,57 @@ public final class PageBrowser implements AutoCloseable {
     }
 
     /**
-     * A browser's pipe and its two tabs' sessions, once its start is over: the page's, and a blank
-     * one of ccci's own that forgets the browser's name lookups and connections before each picture
-     * (the app's page, a foreign document, never runs ccci's code and cannot undo it).
+     * A browser's pipe, once its start is over, and the fresh context its next picture is taken in
+     * (the first one opened while the browser warms: its renderer is running). Guarded by itself:
+     * pictures of one browser are taken one at a time.
      */
-    private record Tab(DevToolsPipe pipe, String session, String control) {
+    private static final class Tab {
+        private final DevToolsPipe pipe;
+        private Context next;
+
+        Tab(DevToolsPipe pipe, Context next) {
+            this.pipe = pipe;
+            this.next = next;
+        }
+
+        DevToolsPipe pipe() {
+            return pipe;
+        }
+
+        /** The context for a picture: the one opened ahead, else a new one. */
+        Context take(long deadline) throws IOException, InterruptedException {
+            Context context = next != null ? next : Context.open(pipe, deadline);
+            next = null;
+            return context;
+        }
+    }
+
+    /**
+     * A browser context of one picture and its one blank tab's session, laid out at the first
+     * width: nothing of another picture's page (cache, cookies, storage, sockets, name lookups)
+     * reaches it, and it is disposed with all of that once its picture is taken.
+     */
+    private record Context(String id, String session) {
+        static Context open(DevToolsPipe pipe, long deadline) throws IOException, InterruptedException {
+            String id = pipe.call("Target.createBrowserContext", Map.of("disposeOnDetach", true), null, left(deadline))
+                    .path("browserContextId").asText();
+            String target = pipe.call("Target.createTarget", Map.of("url", "about:blank", "browserContextId", id), null,
+                    left(deadline)).path("targetId").asText();
+            String session = pipe.call("Target.attachToTarget", Map.of("targetId", target, "flatten", true), null,
+                    left(deadline)).path("sessionId").asText();
+            pipe.call("Page.enable", Map.of(), session, left(deadline));
+            pipe.call("Emulation.setDeviceMetricsOverride", metrics(FIRST_WIDTH), session, left(deadline));
+            return new Context(id, session);
+        }
+
+        /** Gone with its page, cache and storage; a browser that does not answer exits with its pipe anyway. */
+        void dispose(DevToolsPipe pipe) throws InterruptedException {
+            try {
+                pipe.call("Target.disposeBrowserContext", Map.of("browserContextId", id), null, DISPOSE_LIMIT);
+            } catch (IOException e) {
+                LOG.debug("a picture's browser context was not disposed: {}", e.getMessage());
+            }
+        }
     }
 
     /** One browser: its container's create (what a teardown must wait for) and its whole start. */
@@ -230,26 +276,30 @@ public final class PageBrowser implements AutoCloseable {
             throws IOException, InterruptedException {
         long deadline = bound.deadline();
         DevToolsPipe pipe = tab.pipe();
-        // An upgrade replaces the app's tasks, and their addresses: the lookup of tasks.<service> that
-        // chromium cached (the embedded DNS says 600 s) and its kept-alive connections must go.
-        pipe.call("Runtime.evaluate", Map.of("expression", FORGET, "returnByValue", true), tab.control(), step(deadline));
-        // the browser's HTTP cache (the one app's: one browser per app), then the origin's cookies, storage and workers
-        pipe.call("Network.clearBrowserCache", Map.of(), tab.session(), step(deadline));
-        pipe.call("Storage.clearDataForOrigin", Map.of("origin", "http://" + page.origin(), "storageTypes", "all"), tab.session(),
-                step(deadline));
-        pipe.call("Emulation.setDeviceMetricsOverride", metrics(width), tab.session(), step(deadline));
-        // the page's tab is the one in front (ccci's blank tab was opened after it): a hidden tab draws no frame
-        pipe.call("Page.bringToFront", Map.of(), tab.session(), step(deadline));
+        // A context of its own: an upgrade replaces the app's tasks, and their addresses; the lookup of
+        // tasks.<service> that an earlier page cached (the embedded DNS says 600 s), its kept-alive
+        // connections, HTTP cache, cookies and storage are another context's.
+        Context context = tab.take(Math.min(deadline, System.nanoTime() + CAPTURE_LIMIT.toNanos()));
+        Shot shot = pictureSteps(pipe, context.session(), page, width, png, bound);
+        // a picture that failed on the pipe leaves its context to the browser's exit
+        context.dispose(pipe);
+        return shot;
+    }
+
+    private static Shot pictureSteps(DevToolsPipe pipe, String session, Page page, int width, Path png, Bound bound)
+            throws IOException, InterruptedException {
+        long deadline = bound.deadline();
+        pipe.call("Emulation.setDeviceMetricsOverride", metrics(width), session, step(deadline));
         pipe.clearEvents();
-        JsonNode navigated = pipe.call("Page.navigate", Map.of("url", page.url()), tab.session(), step(deadline));
+        JsonNode navigated = pipe.call("Page.navigate", Map.of("url", page.url()), session, step(deadline));
         String error = navigated.path("errorText").asText("");
         if (!error.isEmpty()) {
             return Shot.none("the page " + page.url() + " did not render: " + error);
         }
-        if (!pipe.awaitEvent("Page.loadEventFired", tab.session(), deadline)) {
+        if (!pipe.awaitEvent("Page.loadEventFired", session, deadline)) {
             return Shot.none("the page " + page.url() + " did not render within " + bound.length().toSeconds() + " s");
         }
-        JsonNode shot = pipe.call("Page.captureScreenshot", Map.of("format", "png"), tab.session(), step(deadline));
+        JsonNode shot = pipe.call("Page.captureScreenshot", Map.of("format", "png"), session, step(deadline));
         byte[] picture = Base64.getDecoder().decode(shot.path("data").asText(""));
         if (picture.length == 0) {
             return Shot.none("the page " + page.url() + " rendered, but chromium gave no picture");
@@ -315,7 +365,7 @@ public final class PageBrowser implements AutoCloseable {
         return warm;
     }
 
-    /** Creates, attaches and starts the browser, and opens its one page: blank, laid out, its renderer running. */
+    /** Creates, attaches and starts the browser, and opens its first picture's context: blank, laid out, its renderer running. */
     private Tab open(Site site, CompletableFuture<String> created) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + START_LIMIT.toNanos();
         String id = create(site);
@@ -323,32 +373,20 @@ public final class PageBrowser implements AutoCloseable {
         DevToolsPipe pipe = DevToolsPipe.attach(client, id, MAX_BYTES * 4 / 3 + (1 << 20));
         try {
             client.startContainerCmd(id).exec();
-            String session = blankTab(pipe, deadline);
-            pipe.call("Page.enable", Map.of(), session, left(deadline));
-            pipe.call("Emulation.setDeviceMetricsOverride", metrics(FIRST_WIDTH), session, left(deadline));
-            String control = blankTab(pipe, deadline);
+            Tab tab = new Tab(pipe, Context.open(pipe, deadline));
             LOG.debug("the browser for {} is warm (container {})", site.domain(), id);
-            return new Tab(pipe, session, control);
+            return tab;
         } catch (IOException | RuntimeException e) {
             pipe.close();
             throw e;
         }
     }
 
-    /** A new blank tab, attached: its session. */
-    private static String blankTab(DevToolsPipe pipe, long deadline) throws IOException, InterruptedException {
-        String target = pipe.call("Target.createTarget", Map.of("url", "about:blank"), null, left(deadline))
-                .path("targetId").asText();
-        return pipe.call("Target.attachToTarget", Map.of("targetId", target, "flatten", true), null, left(deadline))
-                .path("sessionId").asText();
-    }
-
     private String create(Site site) throws InterruptedException {
-        List<String> command = new ArrayList<>(List.of("-c", PIPED, "browser", "--headless=new", "--no-sandbox",
+        List<String> command = new ArrayList<>(List.of("-c", PIPED, "browser", "--no-sandbox",
                 "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars", "--user-data-dir=/tmp/profile",
-                "--host-resolver-rules=MAP " + site.domain() + " tasks." + site.service(), "--enable-net-benchmarking",
-                "--remote-debugging-pipe"));
+                "--host-resolver-rules=MAP " + site.domain() + " tasks." + site.service(), "--remote-debugging-pipe"));
         for (int attempt = 1; ; attempt++) {
             try {
                 // stdin once: when this process's attach ends, however it ends, the container's stdin closes and chromium exits
