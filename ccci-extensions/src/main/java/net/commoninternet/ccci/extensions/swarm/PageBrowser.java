@@ -147,6 +147,32 @@ public final class PageBrowser implements AutoCloseable {
             return new Context(id, session);
         }
 
+        /** The page at {@code width}, loaded within the picture's bound, as a PNG at {@code png}. */
+        Shot picture(DevToolsPipe pipe, Page page, int width, Path png, Bound bound) throws IOException, InterruptedException {
+            long deadline = bound.deadline();
+            pipe.call("Emulation.setDeviceMetricsOverride", metrics(width), session, step(deadline));
+            pipe.clearEvents();
+            JsonNode navigated = pipe.call("Page.navigate", Map.of("url", page.url()), session, step(deadline));
+            String error = navigated.path("errorText").asText("");
+            if (!error.isEmpty()) {
+                return Shot.none("the page " + page.url() + " did not render: " + error);
+            }
+            if (!pipe.awaitEvent("Page.loadEventFired", session, deadline)) {
+                return Shot.none("the page " + page.url() + " did not render within " + bound.length().toSeconds() + " s");
+            }
+            JsonNode shot = pipe.call("Page.captureScreenshot", Map.of("format", "png"), session, step(deadline));
+            byte[] picture = Base64.getDecoder().decode(shot.path("data").asText(""));
+            if (picture.length == 0) {
+                return Shot.none("the page " + page.url() + " rendered, but chromium gave no picture");
+            }
+            if (picture.length > MAX_BYTES) {
+                return Shot.none("the picture of " + page.url() + " is larger than " + (MAX_BYTES >> 20) + " MiB");
+            }
+            Files.createDirectories(png.getParent());
+            Files.write(png, picture);
+            return Shot.of(png);
+        }
+
         /** Gone with its page, cache and storage; a browser that does not answer exits with its pipe anyway. */
         void dispose(DevToolsPipe pipe) throws InterruptedException {
             try {
@@ -280,36 +306,10 @@ public final class PageBrowser implements AutoCloseable {
         // tasks.<service> that an earlier page cached (the embedded DNS says 600 s), its kept-alive
         // connections, HTTP cache, cookies and storage are another context's.
         Context context = tab.take(Math.min(deadline, System.nanoTime() + CAPTURE_LIMIT.toNanos()));
-        Shot shot = pictureSteps(pipe, context.session(), page, width, png, bound);
+        Shot shot = context.picture(pipe, page, width, png, bound);
         // a picture that failed on the pipe leaves its context to the browser's exit
         context.dispose(pipe);
         return shot;
-    }
-
-    private static Shot pictureSteps(DevToolsPipe pipe, String session, Page page, int width, Path png, Bound bound)
-            throws IOException, InterruptedException {
-        long deadline = bound.deadline();
-        pipe.call("Emulation.setDeviceMetricsOverride", metrics(width), session, step(deadline));
-        pipe.clearEvents();
-        JsonNode navigated = pipe.call("Page.navigate", Map.of("url", page.url()), session, step(deadline));
-        String error = navigated.path("errorText").asText("");
-        if (!error.isEmpty()) {
-            return Shot.none("the page " + page.url() + " did not render: " + error);
-        }
-        if (!pipe.awaitEvent("Page.loadEventFired", session, deadline)) {
-            return Shot.none("the page " + page.url() + " did not render within " + bound.length().toSeconds() + " s");
-        }
-        JsonNode shot = pipe.call("Page.captureScreenshot", Map.of("format", "png"), session, step(deadline));
-        byte[] picture = Base64.getDecoder().decode(shot.path("data").asText(""));
-        if (picture.length == 0) {
-            return Shot.none("the page " + page.url() + " rendered, but chromium gave no picture");
-        }
-        if (picture.length > MAX_BYTES) {
-            return Shot.none("the picture of " + page.url() + " is larger than " + (MAX_BYTES >> 20) + " MiB");
-        }
-        Files.createDirectories(png.getParent());
-        Files.write(png, picture);
-        return Shot.of(png);
     }
 
     private static Map<String, Object> metrics(int width) {
