@@ -104,28 +104,61 @@ public final class PageBrowser implements AutoCloseable {
     }
 
     /**
-     * A browser's pipe, once its start is over, and the fresh context its next picture is taken in
-     * (the first one opened while the browser warms: its renderer is running). Guarded by itself:
-     * pictures of one browser are taken one at a time.
+     * A browser's pipe, once its start is over, and the fresh context its next picture is taken in:
+     * the first one opened while the browser warms, each later one opened ahead right after the
+     * picture before it (its renderer's start, about 0.2 s under gVisor, is then off the next
+     * picture's path). Guarded by itself: pictures of one browser are taken one at a time.
      */
     private static final class Tab {
         private final DevToolsPipe pipe;
-        private Context next;
+        private CompletableFuture<Context> next;
 
-        Tab(DevToolsPipe pipe, Context next) {
+        Tab(DevToolsPipe pipe, Context first) {
             this.pipe = pipe;
-            this.next = next;
+            this.next = CompletableFuture.completedFuture(first);
         }
 
         DevToolsPipe pipe() {
             return pipe;
         }
 
-        /** The context for a picture: the one opened ahead, else a new one. */
+        /**
+         * The next picture's context opened on a thread of its own, for a picture still to come; one
+         * whose open fails is opened again by {@link #take}, and one nobody takes goes with the browser.
+         */
+        void openAhead() {
+            CompletableFuture<Context> ahead = new CompletableFuture<>();
+            next = ahead;
+            Thread opener = new Thread(() -> {
+                try {
+                    ahead.complete(Context.open(pipe, System.nanoTime() + CAPTURE_LIMIT.toNanos()));
+                } catch (IOException | RuntimeException e) {
+                    ahead.completeExceptionally(e);
+                } catch (InterruptedException e) {
+                    ahead.completeExceptionally(e);
+                    Thread.currentThread().interrupt();
+                }
+            }, "ccci-browser-context");
+            opener.setDaemon(true);
+            opener.start();
+        }
+
+        /**
+         * The context for a picture: the one opened ahead (waited for until {@code deadline}), else a
+         * new one; an open ahead that is still under way at the deadline leaves the new one no time,
+         * so a stalled browser reads as one ({@link DevToolsPipe.NoAnswer}).
+         */
         Context take(long deadline) throws IOException, InterruptedException {
-            Context context = next != null ? next : Context.open(pipe, deadline);
+            CompletableFuture<Context> ahead = next;
             next = null;
-            return context;
+            if (ahead != null) {
+                try {
+                    return ahead.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (ExecutionException | TimeoutException e) {
+                    LOG.debug("the context opened ahead is not there ({}): a new one is opened", e.toString());
+                }
+            }
+            return Context.open(pipe, deadline);
         }
     }
 
@@ -200,9 +233,8 @@ public final class PageBrowser implements AutoCloseable {
      * Starts the browser for {@code stack}'s routed service (the one {@link HttpProbe#target}
      * names) under {@code domain}, on a thread of its own: called once the stack is deployed, so
      * its start overlaps the convergence wait. Nothing starts when no service is routed. Once it
-     * took {@code pictures} pictures its chromium exits: an idle chromium under gVisor's ptrace
-     * platform still costs about 8% of a core (2.4-2.6 s of CPU in 30 s, measured), for the rest of
-     * the run; a later picture starts a browser of its own.
+     * took {@code pictures} pictures its chromium exits (an idle headless shell costs little, but
+     * nothing is gained by keeping it); a later picture starts a browser of its own.
      */
     public void prepare(String stack, String domain, HttpProbe http, int pictures) {
         Thread starter = new Thread(() -> {
@@ -266,6 +298,8 @@ public final class PageBrowser implements AutoCloseable {
             } finally {
                 if (warm.left().decrementAndGet() == 0 || stalled) {
                     done(page.site(), warm, tab);
+                } else if (warm.left().get() > 0 && !tab.pipe().broken()) {
+                    tab.openAhead();
                 }
             }
         }
