@@ -128,7 +128,7 @@ public final class ColdDeps {
             throw new IllegalStateException("dependency " + dep + " (" + domain + ") did not converge: "
                     + report.describe() + " — the app under test cannot be tested without it.");
         }
-        Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack());
+        Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack(), app.secretValues().keySet());
         console.addSecrets(mounted.values());
         deployed.set(deployed.size() - 1, new Dependency(dep, domain, app.withSecrets(mounted), false));
     }

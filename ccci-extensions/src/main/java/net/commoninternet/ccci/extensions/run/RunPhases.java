@@ -320,7 +320,7 @@ final class RunPhases {
         SwarmConvergence.Report converged = timeline.time("convergence", () -> {
             SwarmConvergence.Report report = new SwarmConvergence(tools.docker())
                     .await(app.stack(), DeployTimeout.of(prepared.keys(), app, prepared.workspace().children()));
-            Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack());
+            Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack(), app.secretValues().keySet());
             console.addSecrets(mounted.values());
             app = app.withSecrets(mounted);
             return report;

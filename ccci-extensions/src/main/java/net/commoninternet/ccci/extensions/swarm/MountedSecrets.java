@@ -7,6 +7,7 @@ import com.github.dockerjava.api.model.Service;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,12 +37,23 @@ public final class MountedSecrets {
 
     /** Secret name to value, for every secret a running service of the stack mounts; never logged. */
     public static Map<String, String> read(DockerClient client, String stack) throws InterruptedException {
+        return read(client, stack, Set.of());
+    }
+
+    /**
+     * Secret name to value, for every secret a running service of the stack mounts whose (swarm)
+     * name is not in {@code known}: the values ccci created are masked from their creation, and a
+     * swarm secret's data never changes under its name, so only the others are read (under the
+     * embedded driver, usually none: no exec at all). Never logged.
+     */
+    public static Map<String, String> read(DockerClient client, String stack, Set<String> known) throws InterruptedException {
         Map<String, String> values = new LinkedHashMap<>();
         ContainerExec exec = new ContainerExec(client);
         for (Service service : client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()) {
             ContainerSpec spec = service.getSpec().getTaskTemplate() == null ? null
                     : service.getSpec().getTaskTemplate().getContainerSpec();
-            List<ContainerSpecSecret> secrets = spec == null || spec.getSecrets() == null ? List.of() : spec.getSecrets();
+            List<ContainerSpecSecret> secrets = spec == null || spec.getSecrets() == null ? List.of()
+                    : spec.getSecrets().stream().filter(secret -> !known.contains(secret.getSecretName())).toList();
             if (secrets.isEmpty()) {
                 continue;
             }

@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.ConfigVersions;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
@@ -106,6 +108,12 @@ class SwarmDriverTest {
         assertThat(app.secretValues()).hasSize(2);
         assertThat(mounted).isEqualTo(app.secretValues());
         assertThat(app.withSecrets(mounted).secretValues()).isEqualTo(app.secretValues());
+        // what ccci created is known: only the others are read from the containers
+        String db = app.secretValues().keySet().stream().filter(n -> n.contains("_db_password_")).findFirst().orElseThrow();
+        assertThat(MountedSecrets.read(docker.client(), app.stack(), app.secretValues().keySet())).isEmpty();
+        Map<String, String> others = new HashMap<>(app.secretValues());
+        others.remove(db);
+        assertThat(MountedSecrets.read(docker.client(), app.stack(), Set.of(db))).hasSize(1).isEqualTo(others);
     }
 
     @Test
