@@ -34,8 +34,9 @@ record LiveVersions(Deployment deployment) implements Versions {
     /**
      * The tree moved in place, the set-up's upgrade env, then a config the commit edited without a
      * new name fails in one line naming the bump (before swarm's raw refusal), then the driver's
-     * upgrade (not a deploy in the deploy count). A backup that follows in this run gets its
-     * repository made while swarm rolls the update out, not on the backup's path.
+     * upgrade (not a deploy in the deploy count). The upgrade's picture gets its browser context
+     * opened, and a backup that follows in this run its repository made, while swarm rolls the
+     * update out, not on their paths.
      */
     @Override
     public Convergence redeployTo(String commit) throws Exception {
@@ -47,6 +48,7 @@ record LiveVersions(Deployment deployment) implements Versions {
         prepared.setup().beforeUpgrade(app, keys);
         ConfigVersions.requireBumped(deployment.tools().docker(), app, ComposeConfig.of(app, children));
         deployment.tools().driver().upgrade(app);
+        deployment.tools().browser().openAhead(app.stack());
         if (prepared.tiers().contains(Tier.BACKUP) && !keys.backupCapable().equals(Optional.of(false))
                 && BackupLabels.capable(deployment.tools().docker().client(), app.stack())) {
             deployment.tools().driver().prepareBackup(app);

@@ -105,9 +105,10 @@ public final class PageBrowser implements AutoCloseable {
 
     /**
      * A browser's pipe, once its start is over, and the fresh context its next picture is taken in:
-     * the first one opened while the browser warms, each later one opened ahead right after the
-     * picture before it (its renderer's start, about 0.2 s under gVisor, is then off the next
-     * picture's path). Guarded by itself: pictures of one browser are taken one at a time.
+     * the first one opened while the browser warms, a later one opened ahead when the run says the
+     * engine is busy and the CPU is not ({@link #openAhead(String)}: its renderer's start, about 0.2
+     * s under gVisor, is then off the next picture's path), else at the picture. Guarded by itself:
+     * pictures of one browser are taken one at a time.
      */
     private static final class Tab {
         private final DevToolsPipe pipe;
@@ -127,6 +128,9 @@ public final class PageBrowser implements AutoCloseable {
          * whose open fails is opened again by {@link #take}, and one nobody takes goes with the browser.
          */
         void openAhead() {
+            if (next != null || pipe.broken()) {
+                return;
+            }
             CompletableFuture<Context> ahead = new CompletableFuture<>();
             next = ahead;
             Thread opener = new Thread(() -> {
@@ -250,6 +254,27 @@ public final class PageBrowser implements AutoCloseable {
     }
 
     /**
+     * The next picture's context, opened now on a thread of its own, for each browser of {@code stack}
+     * that is warm and still has a picture to take: called where the run waits on the engine (the
+     * upgrade's rollout), so that its renderer's start neither slows what runs between two tiers nor
+     * lands on the next picture's path. Nothing when no such browser is there.
+     */
+    public void openAhead(String stack) {
+        List<Warm> warm;
+        synchronized (browsers) {
+            warm = browsers.entrySet().stream().filter(e -> e.getKey().stack().equals(stack)).map(Map.Entry::getValue).toList();
+        }
+        for (Warm w : warm) {
+            Tab tab = w.tab().isDone() && !w.tab().isCompletedExceptionally() ? w.tab().join() : null;
+            if (tab != null && w.left().get() > 0) {
+                synchronized (tab) {
+                    tab.openAhead();
+                }
+            }
+        }
+    }
+
+    /**
      * The page, rendered at {@code width} px wide, into {@code png}; at most {@code bound}, the
      * browser's start included. A warm browser that stalls (seen twice in about thirty upgrade
      * pictures: the page loaded, the capture never came back) is let go after {@link
@@ -298,8 +323,6 @@ public final class PageBrowser implements AutoCloseable {
             } finally {
                 if (warm.left().decrementAndGet() == 0 || stalled) {
                     done(page.site(), warm, tab);
-                } else if (warm.left().get() > 0 && !tab.pipe().broken()) {
-                    tab.openAhead();
                 }
             }
         }

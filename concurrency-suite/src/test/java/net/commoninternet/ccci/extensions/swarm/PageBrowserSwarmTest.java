@@ -70,6 +70,8 @@ class PageBrowserSwarmTest {
             Process update = new ProcessBuilder("/usr/local/bin/docker", "service", "update", "--force", "--detach=true",
                     stack + "_web").redirectErrorStream(true).start();
             assertThat(update.waitFor()).as(new String(update.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+            // and as the upgrade does, the next picture's context is opened while swarm rolls the update out
+            browser.openAhead(stack);
             awaitConverged();
             Path replaced = dir.resolve("replaced.png");
             PageBrowser.Shot shot = browser.take(new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080,
