@@ -29,6 +29,7 @@ import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.MavenRun;
 import net.commoninternet.ccci.testing.RunSpans;
 import org.apache.commons.io.FileUtils;
 
@@ -134,6 +135,7 @@ public final class FanoutBench {
                 "-Dreports.dir=" + dir.resolve("reports"))
                 .directory(ROOT.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("mvn.log").toFile());
         mvn.environment().put("CCCI_RUNS_DIR", dir.toString());
+        MavenRun.besideOtherBuilds(mvn.environment());
         int exit = mvn.start().waitFor();
         double seconds = (System.nanoTime() - t0) / 1e9;
         double busy = busy(cpu, cpu());

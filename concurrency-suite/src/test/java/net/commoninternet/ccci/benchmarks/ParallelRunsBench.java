@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import net.commoninternet.ccci.testing.MavenRun;
 
 /**
  * Parallel runs benchmark (issue 14), run on demand with {@code scripts/bench parallel [ROUNDS]
@@ -88,6 +89,7 @@ public final class ParallelRunsBench {
         ProcessBuilder mvn = new ProcessBuilder(command)
                 .directory(ROOT.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("mvn.log").toFile());
         mvn.environment().put("CCCI_RUNS_DIR", dir.toString());
+        MavenRun.besideOtherBuilds(mvn.environment());
         int exit = mvn.start().waitFor();
         List<Path> results;
         try (var files = Files.walk(dir)) {

@@ -20,8 +20,11 @@ public final class ForkNamespace {
     /** The fork's number, 1.., from Surefire's {@code ${surefire.forkNumber}}; empty outside a fork. */
     public static final String FORK = System.getProperty("ccci.test.fork", "");
 
+    /** The host's default lock folder: the runs of a test's own JVM, and every run outside a fork. */
+    public static final Path DEFAULT_LOCK_DIR = Path.of("/run/lock");
+
     /** The lock folder of this fork's runs. */
-    public static final Path LOCK_DIR = FORK.isEmpty() ? Path.of("/run/lock") : Path.of("/run/lock/ccci-fork-" + FORK);
+    public static final Path LOCK_DIR = FORK.isEmpty() ? DEFAULT_LOCK_DIR : Path.of("/run/lock/ccci-fork-" + FORK);
 
     /** The domain suffix of this fork's runs. */
     public static final String SUFFIX = FORK.isEmpty() ? "ci.commoninternet.net" : "f" + FORK + ".ci.commoninternet.net";

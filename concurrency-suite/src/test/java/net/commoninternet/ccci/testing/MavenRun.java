@@ -103,6 +103,8 @@ public final class MavenRun {
         env.put("CCCI_RUNS_DIR", sandbox.resolve("runs").toString());
         env.put("ABRA_DIR", sandbox.resolve("abra").toString());
         ForkNamespace.env().forEach(env::putIfAbsent);
+        Optional.ofNullable(System.getenv("MAVEN_OPTS")).ifPresent(opts -> env.put("MAVEN_OPTS", opts));
+        besideOtherBuilds(env);
         List<String> mvn = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "-f", ROOT.resolve("pom.xml").toString(),
                 "test", "-pl", "recipe-suites", "-am", "-Dccci.log-file=" + logFile, "-Dreports.dir=" + sandbox.resolve("reports"),
                 FORK_JIT, bootFolder()));
@@ -141,7 +143,34 @@ public final class MavenRun {
     private static ProcessBuilder inNamespace(ProcessBuilder builder, Map<String, String> env) {
         builder.directory(ROOT.toFile()).environment().putAll(ForkNamespace.env());
         builder.environment().putAll(env);
+        besideOtherBuilds(builder.environment());
         return builder;
+    }
+
+    /**
+     * Lets a Maven build of this tree run beside others (the suite's forks each start runs, a
+     * bench two at once): maven-compiler-plugin's incremental mode rewrites its file lists
+     * ({@code target/maven-status}) on every build, even one with nothing to compile, and a build
+     * that reads them half-written recompiles the whole module, deleting the classes a running
+     * build's JVM still loads (seen as a {@code NoClassDefFoundError} in a run and as a missing
+     * {@code TestEngine} provider; three no-op builds at once recompiled ccci-engine in one of four
+     * tries). Without it the plugin compiles only sources newer than their classes: none, in the
+     * tree the outer build compiled. Through {@code MAVEN_OPTS}, so the README's command line stays
+     * as a user types it.
+     */
+    public static void besideOtherBuilds(Map<String, String> environment) {
+        environment.merge("MAVEN_OPTS", NO_INCREMENTAL_COMPILE, (opts, ours) -> opts + " " + ours);
+    }
+
+    private static final String NO_INCREMENTAL_COMPILE = "-Dmaven.compiler.useIncrementalCompilation=false";
+
+    /**
+     * The lock folder of the namespace {@code domain} is in: this fork's for the runs it starts
+     * ({@link ForkNamespace}), the host's default for a run in the test's own JVM (which keeps the
+     * default namespace, as {@code ThirdPartyTierTest}'s does).
+     */
+    static Path lockDirOf(String domain) {
+        return domain.endsWith("." + ForkNamespace.SUFFIX) ? LOCK_DIR : ForkNamespace.DEFAULT_LOCK_DIR;
     }
 
     /**
@@ -150,7 +179,7 @@ public final class MavenRun {
      * same domain is never touched.
      */
     public static void removeLeftovers(String domain) throws Exception {
-        LockProbe.reapIfUnheld(AppDomainLock.path(LOCK_DIR, domain), () -> {
+        LockProbe.reapIfUnheld(AppDomainLock.path(lockDirOf(domain), domain), () -> {
             try (DockerEngine docker = DockerEngine.connect()) {
                 StackTeardown teardown = new StackTeardown(docker.client());
                 if (!teardown.leftovers(AppNaming.stackName(domain)).isEmpty()) {
