@@ -103,7 +103,6 @@ public final class MavenRun {
         env.put("CCCI_RUNS_DIR", sandbox.resolve("runs").toString());
         env.put("ABRA_DIR", sandbox.resolve("abra").toString());
         ForkNamespace.env().forEach(env::putIfAbsent);
-        Optional.ofNullable(System.getenv("MAVEN_OPTS")).ifPresent(opts -> env.put("MAVEN_OPTS", opts));
         besideOtherBuilds(env);
         List<String> mvn = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "-f", ROOT.resolve("pom.xml").toString(),
                 "test", "-pl", "recipe-suites", "-am", "-Dccci.log-file=" + logFile, "-Dreports.dir=" + sandbox.resolve("reports"),
@@ -156,10 +155,11 @@ public final class MavenRun {
      * {@code TestEngine} provider; three no-op builds at once recompiled ccci-engine in one of four
      * tries). Without it the plugin compiles only sources newer than their classes: none, in the
      * tree the outer build compiled. Through {@code MAVEN_OPTS}, so the README's command line stays
-     * as a user types it.
+     * as a user types it; added to the options {@code environment} has, else to this JVM's own.
      */
     public static void besideOtherBuilds(Map<String, String> environment) {
-        environment.merge("MAVEN_OPTS", NO_INCREMENTAL_COMPILE, (opts, ours) -> opts + " " + ours);
+        String opts = environment.getOrDefault("MAVEN_OPTS", System.getenv().getOrDefault("MAVEN_OPTS", ""));
+        environment.put("MAVEN_OPTS", (opts + " " + NO_INCREMENTAL_COMPILE).strip());
     }
 
     private static final String NO_INCREMENTAL_COMPILE = "-Dmaven.compiler.useIncrementalCompilation=false";
