@@ -35,11 +35,6 @@ public final class MountedSecrets {
     private MountedSecrets() {
     }
 
-    /** Secret name to value, for every secret a running service of the stack mounts; never logged. */
-    public static Map<String, String> read(DockerClient client, String stack) throws InterruptedException {
-        return read(client, stack, Set.of());
-    }
-
     /**
      * Secret name to value, for every secret a running service of the stack mounts whose (swarm)
      * name is not in {@code known}: the values ccci created are masked from their creation, and a

@@ -103,7 +103,7 @@ class SwarmDriverTest {
         driver.deploy(app);
         assertThat(new SwarmConvergence(docker).await(app.stack(), Duration.ofMinutes(2)).converged()).isTrue();
 
-        Map<String, String> mounted = MountedSecrets.read(docker.client(), app.stack());
+        Map<String, String> mounted = MountedSecrets.read(docker.client(), app.stack(), Set.of());
 
         assertThat(app.secretValues()).hasSize(2);
         assertThat(mounted).isEqualTo(app.secretValues());
