@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.apiguardian.api.API;
 
@@ -22,9 +23,15 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL)
 public final class CappedOutput {
 
+    /** What the arrays start at: most outputs (a git id, a probe's answer) are far smaller than their bound. */
+    private static final int FIRST_CAPACITY = 8192;
+
     private final int headBytes;
-    private final byte[] head;
-    private final byte[] tail;
+    private final int tailBytes;
+    /** Grown as output comes, up to {@link #headBytes}: a bound is what a chatty child may cost, not what every child does. */
+    private byte[] head = new byte[0];
+    /** Written in order until it holds {@link #tailBytes}, a ring from then on; grown like {@link #head} until then. */
+    private byte[] tail = new byte[0];
     private int headLength;
     private long tailWritten;
     private long total;
@@ -32,8 +39,7 @@ public final class CappedOutput {
 
     private CappedOutput(int headBytes, int tailBytes) {
         this.headBytes = headBytes;
-        this.head = new byte[headBytes];
-        this.tail = new byte[tailBytes];
+        this.tailBytes = tailBytes;
     }
 
     /** A sink to {@link #append} to, for output that arrives in frames (a container's log or exec stream). */
@@ -71,9 +77,14 @@ public final class CappedOutput {
 
     public synchronized void append(byte[] bytes, int length) {
         int toHead = Math.min(length, headBytes - headLength);
+        head = room(head, headLength + toHead, headBytes);
         System.arraycopy(bytes, 0, head, headLength, toHead);
         headLength += toHead;
         int offset = toHead;
+        if (offset < length && tailWritten < tailBytes) {
+            // still in order (no wrap yet): the array grows to what it must hold, never past the bound
+            tail = room(tail, (int) Math.min(tailBytes, tailWritten + length - offset), tailBytes);
+        }
         while (offset < length && tail.length > 0) {
             int at = (int) (tailWritten % tail.length);
             int n = Math.min(length - offset, tail.length - at);
@@ -82,6 +93,15 @@ public final class CappedOutput {
             offset += n;
         }
         total += length;
+    }
+
+    /** {@code array}, or a copy of it grown to hold at least {@code needed} bytes (doubling, at most {@code bound}). */
+    private static byte[] room(byte[] array, int needed, int bound) {
+        if (needed <= array.length) {
+            return array;
+        }
+        int capacity = Math.min(bound, Math.max(needed, Math.max(FIRST_CAPACITY, 2 * array.length)));
+        return Arrays.copyOf(array, capacity);
     }
 
     /**
