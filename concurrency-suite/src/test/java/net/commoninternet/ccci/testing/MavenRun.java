@@ -70,7 +70,7 @@ public final class MavenRun {
     public static MavenRun start(Path log, Map<String, String> env, String... properties) throws IOException {
         Path reports = log.resolveSibling(log.getFileName() + ".reports");
         List<String> command = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "test", "-pl", "recipe-suites", "-am",
-                "-Dreports.dir=" + reports, FORK_JIT, bootFolder()));
+                "-Dreports.dir=" + reports, bootFolder()));
         command.addAll(List.of(properties));
         return new MavenRun(inNamespace(new ProcessBuilder(command), env).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start(), log, reports);
@@ -106,7 +106,7 @@ public final class MavenRun {
         besideOtherBuilds(env);
         List<String> mvn = new ArrayList<>(List.of("setsid", "mvn", "-B", "-q", "-f", ROOT.resolve("pom.xml").toString(),
                 "test", "-pl", "recipe-suites", "-am", "-Dccci.log-file=" + logFile, "-Dreports.dir=" + sandbox.resolve("reports"),
-                FORK_JIT, bootFolder()));
+                bootFolder()));
         mvn.addAll(List.of(properties));
         return helpers.start(Helper.java(Orphanage.class, mvn.toArray(String[]::new)), env);
     }
@@ -116,16 +116,6 @@ public final class MavenRun {
      * runs that deploy use it, so every run of the namespace agrees on which apps are live.
      */
     public static final Path LOCK_DIR = ForkNamespace.LOCK_DIR;
-
-    /**
-     * The JIT of a run's Surefire fork when the suite starts it: the client compiler alone and the
-     * serial collector, as Maven's own JVM has (.mvn/jvm.config) and the helper JVMs ({@link Helper#java}):
-     * on a 2-core machine that runs three forks of the suite, the server compiler's threads are CPU the
-     * engine's work waits for; what a run does is the same. The README's own command
-     * ({@link #startAsTheReadmeSays}) keeps the project's defaults, as a user has them.
-     */
-    private static final String SHORT_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
-    private static final String FORK_JIT = "-DargLine=" + SHORT_JVM;
 
     private static final AtomicInteger RUNS = new AtomicInteger();
 
