@@ -37,6 +37,11 @@ import org.slf4j.LoggerFactory;
  *       uses; docker-java's typed task list cannot send it, so this goes through the raw HTTP
  *       client). A task with a healthcheck reads {@code running} only once healthy (checked on
  *       engine 20.10: it stays {@code starting} until then);
+ *   <li>no task of an older spec still runs or is on its way to: a start-first update stops the
+ *       old task only once the new one runs, and the old one runs on for as long as it takes to
+ *       stop (its stop grace period), past swarm's {@code completed} (seen on engine 20.10), where a
+ *       probe by {@code tasks.<service>} or an exec could still meet it. Looked at only for a
+ *       service swarm ever updated (one never updated has no older task);
  *   <li>its running tasks have stayed up for a stability window: {@link #STABLE_WITHOUT_HEALTHCHECK}
  *       for a service without a healthcheck (a process that exits at once never gets there;
  *       with a healthcheck, "running" already means healthy), and the service's update monitor
@@ -46,6 +51,12 @@ import org.slf4j.LoggerFactory;
  * The window is the price of not mistaking a task that crashes right after starting for a
  * healthy one; a process that crashes later than it is caught by the INSTALL checks, which
  * inspect again, and by the HTTP probe.
+ * A stack is <em>rolled out</em> ({@link #awaitRollout}) when every service of it is converged, or
+ * is {@code updating} with the rest already true: its desired tasks of the current spec running past
+ * their windows, and no task of an older spec still running or about to. What is left of such an
+ * update is swarm's own update monitor window ({@code UpdateConfig.Monitor}, 5 s by default), in
+ * which a task that fails rolls the update back or pauses it: the app serves its new spec
+ * throughout it, and it is never called converged before swarm reports the update {@code completed}.
  * Swarm events wake the wait (inspection stays the truth), so a converged stack is seen within
  * tens of milliseconds: it looks at once on an event and every 40 ms for 400 ms after it (a
  * task's state reaches the store after its container's event); without events it re-inspects at
@@ -72,10 +83,24 @@ public final class SwarmConvergence {
     /** How long after a stability window's end the wait looks again (the window is inclusive of its end). */
     private static final Duration WINDOW_END_SLACK = Duration.ofMillis(5);
 
-    /** One look at a stack: converged, still moving, or settled in a failure. */
-    public record Report(boolean converged, boolean failed, List<String> problems) {
+    /**
+     * One look at a stack: converged, still moving, or settled in a failure; {@code settling} names
+     * each service that a rollout's look let pass while swarm still holds its update open (always
+     * empty for a converged stack).
+     */
+    public record Report(boolean converged, boolean failed, List<String> problems, List<String> settling) {
+        public Report(boolean converged, boolean failed, List<String> problems) {
+            this(converged, failed, problems, List.of());
+        }
+
+        /** Every service serves its current spec: converged, or only swarm's update monitor window is left. */
+        public boolean rolledOut() {
+            return converged || (!failed && problems.isEmpty());
+        }
+
         public String describe() {
-            return converged ? "converged" : String.join("; ", problems);
+            return converged ? "converged" : !problems.isEmpty() ? String.join("; ", problems)
+                    : "rolled out; " + String.join("; ", settling);
         }
     }
 
@@ -93,13 +118,26 @@ public final class SwarmConvergence {
 
     /** Waits until the stack converges, fails for good, or {@code timeout} passes. */
     public Report await(String stack, Duration timeout) throws InterruptedException {
+        return await(stack, timeout, false);
+    }
+
+    /**
+     * Waits until the stack is rolled out (see the class comment: converged, or only swarm's update
+     * monitor window left of an update), fails for good, or {@code timeout} passes: what an
+     * operation's checks may look at while {@link #await} waits out the window for the verdict.
+     */
+    public Report awaitRollout(String stack, Duration timeout) throws InterruptedException {
+        return await(stack, timeout, true);
+    }
+
+    private Report await(String stack, Duration timeout, boolean rollout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        LongWait waiting = LongWait.begin(LOG, "stack " + stack + " to converge", timeout);
+        LongWait waiting = LongWait.begin(LOG, "stack " + stack + (rollout ? " to roll out" : " to converge"), timeout);
         try (SwarmEvents events = SwarmEvents.subscribe(docker.client())) {
             StableAt stableAt = new StableAt();
-            Report report = inspect(stack, stableAt);
+            Report report = inspect(stack, stableAt, rollout);
             long lastEvent = System.nanoTime() - SETTLING.toNanos();
-            while (!report.converged() && !report.failed() && System.nanoTime() < deadline) {
+            while (!(rollout ? report.rolledOut() : report.converged()) && !report.failed() && System.nanoTime() < deadline) {
                 // No event marks the end of a stability window, nor a task state reaching the store
                 // after its container's event: the wait wakes at the window's end, and shortly after events.
                 Duration idle = System.nanoTime() - lastEvent < SETTLING.toNanos() ? SETTLING_RECHECK : IDLE_RECHECK;
@@ -107,10 +145,10 @@ public final class SwarmConvergence {
                     lastEvent = System.nanoTime();
                 }
                 stableAt = new StableAt();
-                report = inspect(stack, stableAt);
+                report = inspect(stack, stableAt, rollout);
                 waiting.tick(report::describe);
             }
-            if (!report.converged() && !report.failed()) {
+            if (!(rollout ? report.rolledOut() : report.converged()) && !report.failed()) {
                 List<String> problems = new ArrayList<>(report.problems());
                 problems.add(0, "not converged within " + timeout.toSeconds() + " s");
                 report = new Report(false, true, problems);
@@ -122,7 +160,7 @@ public final class SwarmConvergence {
 
     /** One inspection of every service of the stack. */
     public Report inspect(String stack) {
-        return inspect(stack, new StableAt());
+        return inspect(stack, new StableAt(), false);
     }
 
     /**
@@ -148,7 +186,8 @@ public final class SwarmConvergence {
         }
     }
 
-    private Report inspect(String stack, StableAt stableAt) {
+    /** One look; with {@code rollout}, a service updating whose current spec is all there and alone passes as settling. */
+    private Report inspect(String stack, StableAt stableAt, boolean rollout) {
         List<Service> services = docker.client().listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec();
         if (services.isEmpty()) {
             return new Report(false, false, List.of("stack " + stack + " has no services yet"));
@@ -156,6 +195,7 @@ public final class SwarmConvergence {
         // one task list for the whole stack, not one per service
         Map<String, List<JsonNode>> tasks = currentSpecTasks(services.stream().map(Service::getId).toList());
         List<String> problems = new ArrayList<>();
+        List<String> settling = new ArrayList<>();
         boolean failed = false;
         for (Service service : services) {
             String name = service.getSpec().getName();
@@ -165,13 +205,38 @@ public final class SwarmConvergence {
                 problems.add(name + ": update " + update.name().toLowerCase() + ": " + service.getUpdateStatus().getMessage());
                 continue;
             }
-            if (update == ServiceUpdateState.UPDATING || update == ServiceUpdateState.ROLLBACK_STARTED) {
+            if (update == ServiceUpdateState.ROLLBACK_STARTED || (update == ServiceUpdateState.UPDATING && !rollout)) {
                 problems.add(name + ": " + update.name().toLowerCase());
                 continue;
             }
-            serviceProblem(service, tasks.getOrDefault(service.getId(), List.of()), stableAt).ifPresent(problems::add);
+            List<JsonNode> current = tasks.getOrDefault(service.getId(), List.of());
+            // only a service that was ever updated (swarm keeps an update status from then on) has older tasks
+            Optional<String> problem = serviceProblem(service, current, stableAt)
+                    .or(() -> update == null ? Optional.empty() : olderTaskActive(service, current));
+            if (update == ServiceUpdateState.UPDATING) {
+                problem.ifPresentOrElse(p -> problems.add(name + ": updating: " + p.substring(name.length() + 2)),
+                        () -> settling.add(name + ": updating, its new tasks serving (swarm's update monitor window)"));
+            } else {
+                problem.ifPresent(problems::add);
+            }
         }
-        return new Report(problems.isEmpty(), failed, problems);
+        return new Report(problems.isEmpty() && settling.isEmpty(), failed, problems, settling);
+    }
+
+    /** Task states from which a task runs no more (swarm's terminal states). */
+    private static final List<String> ENDED = List.of("complete", "shutdown", "failed", "rejected", "remove", "orphaned");
+
+    /**
+     * A task of the service's older specs that still runs, or is on its way to run, if any: a
+     * start-first update keeps the old task running until the new one runs, and a probe or an exec
+     * could meet either. {@code current}: the current-spec tasks, which are left out.
+     */
+    private Optional<String> olderTaskActive(Service service, List<JsonNode> current) {
+        List<String> currentIds = current.stream().map(t -> t.path("ID").asText()).toList();
+        return allTasks(service.getId()).stream()
+                .filter(t -> !currentIds.contains(t.path("ID").asText()) && !ENDED.contains(state(t)))
+                .findFirst()
+                .map(t -> service.getSpec().getName() + ": a task of its older spec is still " + state(t));
     }
 
     private Optional<String> serviceProblem(Service service, List<JsonNode> tasks, StableAt stableAt) {
@@ -210,9 +275,20 @@ public final class SwarmConvergence {
      * {@code service} filter takes several values, any of which a task may match).
      */
     private Map<String, List<JsonNode>> currentSpecTasks(List<String> serviceIds) {
+        return tasks(serviceIds, true);
+    }
+
+    /** Every task of the service swarm still keeps, of any spec. */
+    private List<JsonNode> allTasks(String serviceId) {
+        return tasks(List.of(serviceId), false).getOrDefault(serviceId, List.of());
+    }
+
+    private Map<String, List<JsonNode>> tasks(List<String> serviceIds, boolean currentSpecOnly) {
         com.fasterxml.jackson.databind.node.ObjectNode filters = JSON.createObjectNode();
         serviceIds.forEach(filters.putArray("service")::add);
-        filters.putArray("_up-to-date").add("true");
+        if (currentSpecOnly) {
+            filters.putArray("_up-to-date").add("true");
+        }
         DockerHttpClient.Request request = DockerHttpClient.Request.builder()
                 .method(DockerHttpClient.Request.Method.GET)
                 .path("/tasks?filters=" + URLEncoder.encode(filters.toString(), StandardCharsets.UTF_8))

@@ -256,6 +256,81 @@ class SwarmConvergenceTest {
         assertThat(teardown.teardown(STACK)).isEmpty();
     }
 
+    @Test
+    void anUpdateRollsOutWhileSwarmHoldsItsMonitorWindowAndConvergesOnlyOnceItEndsTheUpdate() throws Exception {
+        UpdateConfig longMonitor = update(UpdateOrder.STOP_FIRST, UpdateFailureAction.PAUSE, Duration.ofSeconds(8));
+        client.createServiceCmd(spec(2, TERMINATES_ON_TERM, "1").withUpdateConfig(longMonitor)).exec();
+        assertThat(awaitConverged()).isTrue();
+
+        updateTo(spec(2, TERMINATES_ON_TERM, "2").withUpdateConfig(longMonitor));
+        SwarmConvergence.Report rollout = convergence.awaitRollout(STACK, WAIT);
+
+        // swarm still holds the update (its 8 s window), and every task that runs is of the new spec
+        assertThat(updateState()).as("swarm's update state when the rollout was seen").isEqualTo(ServiceUpdateState.UPDATING);
+        assertThat(rollout.rolledOut()).as(rollout.describe()).isTrue();
+        assertThat(rollout.converged()).isFalse();
+        assertThat(rollout.describe()).startsWith("rolled out; " + SERVICE + ": updating");
+        assertThat(convergence.currentSpecTasks(client.inspectServiceCmd(SERVICE).exec().getId()))
+                .filteredOn(t -> "running".equals(t.path("Status").path("State").asText())).hasSize(2);
+        assertThat(convergence.inspect(STACK).converged()).as("a look while the window is open").isFalse();
+        SwarmConvergence.Report settled = convergence.await(STACK, WAIT);
+        assertThat(settled.converged()).as(settled.describe()).isTrue();
+        assertThat(updateState()).isEqualTo(ServiceUpdateState.COMPLETED);
+    }
+
+    @Test
+    void aStartFirstUpdateIsNeitherRolledOutNorConvergedWhileAnOldTaskStillRuns() throws Exception {
+        // Each old task ignores TERM for its 6 s grace: it runs on beside the new one that long, past
+        // swarm's "completed" (the monitor window is 1 s).
+        UpdateConfig startFirst = update(UpdateOrder.START_FIRST, UpdateFailureAction.PAUSE, Duration.ofSeconds(1));
+        client.createServiceCmd(lingering("1", startFirst)).exec();
+        assertThat(awaitConverged()).isTrue();
+
+        String oldTask = runningTask();
+        updateTo(lingering("2", startFirst));
+        SwarmConvergence.Report rollout = convergence.awaitRollout(STACK, WAIT);
+        assertThat(rollout.rolledOut()).as(rollout.describe()).isTrue();
+        assertThat(taskState(oldTask)).as("the old task when the rollout was seen")
+                .isIn(TaskState.SHUTDOWN, TaskState.COMPLETE, TaskState.FAILED);
+
+        oldTask = runningTask();
+        updateTo(lingering("3", startFirst));
+        SwarmConvergence.Report converged = convergence.await(STACK, WAIT);
+        assertThat(converged.converged()).as(converged.describe()).isTrue();
+        assertThat(taskState(oldTask)).as("the old task when convergence was seen")
+                .isIn(TaskState.SHUTDOWN, TaskState.COMPLETE, TaskState.FAILED);
+    }
+
+    /** A service whose task ignores TERM and is given 6 s to stop. */
+    private ServiceSpec lingering(String generation, UpdateConfig update) {
+        ServiceSpec spec = spec(1, "trap '' TERM; sleep 600 & wait", generation).withUpdateConfig(update);
+        spec.getTaskTemplate().getContainerSpec().withStopGracePeriod(Duration.ofSeconds(6).toNanos());
+        return spec;
+    }
+
+    private String runningTask() {
+        return client.listTasksCmd().withServiceFilter(SERVICE).exec().stream()
+                .filter(t -> t.getStatus().getState() == TaskState.RUNNING).findFirst().orElseThrow().getId();
+    }
+
+    private TaskState taskState(String task) {
+        return client.listTasksCmd().withIdFilter(task).exec().get(0).getStatus().getState();
+    }
+
+    @Test
+    void anUpdateWhoseNewTaskCrashesNeverRollsOutAndEndsAsAFailure() throws Exception {
+        UpdateConfig pause = update(UpdateOrder.STOP_FIRST, UpdateFailureAction.PAUSE, Duration.ofSeconds(2));
+        client.createServiceCmd(spec(1, TERMINATES_ON_TERM, "1").withUpdateConfig(pause)).exec();
+        assertThat(awaitConverged()).isTrue();
+
+        updateTo(spec(1, "exit 3", "2").withUpdateConfig(pause));
+        SwarmConvergence.Report rollout = convergence.awaitRollout(STACK, WAIT);
+
+        assertThat(rollout.rolledOut()).as(rollout.describe()).isFalse();
+        assertThat(rollout.failed()).isTrue();
+        assertThat(rollout.describe()).contains(SERVICE + ": update paused");
+    }
+
     private boolean awaitConverged() {
         try {
             return convergence.await(STACK, WAIT).converged();
