@@ -150,16 +150,24 @@ public final class HttpProbe implements AutoCloseable {
 
     /**
      * {@code stableConnects} TCP connects in a row, one a second, to the service's tasks on
-     * {@code port}, from the proxy network; true when every one connected.
+     * {@code port}, from the proxy network; true when every one connected. The seconds are kept
+     * here, each connect a line of its own begun a whole second after the one before it began (a
+     * connect that took longer is followed at once): N connects take N-1 seconds and one connect,
+     * not N-1 seconds and N connects, N-1 sleeps and a shell, each a process under gVisor.
      */
     public boolean tcp(Target target, int port, int stableConnects) throws InterruptedException {
-        String script = "i=0; while [ $i -lt " + stableConnects + " ]; do"
-                + " nc -w 2 tasks." + target.service() + " " + port + " </dev/null >/dev/null 2>&1 || exit 1;"
-                + " i=$((i+1)); [ $i -lt " + stableConnects + " ] && sleep 1; done; exit 0";
-        Duration bound = timeout.plusSeconds(3L * stableConnects);
-        ProbeContainer.Ran ran = container(target.stack()).run(bounded(bound, List.of("sh", "-c", script)),
-                bound.plus(EXEC_GRACE));
-        return ran.ok();
+        List<String> connect = bounded(timeout, List.of("nc", "-w", "2", "tasks." + target.service(), String.valueOf(port)));
+        long first = System.nanoTime();
+        for (int i = 0; i < stableConnects; i++) {
+            long due = first + TimeUnit.SECONDS.toNanos(i) - System.nanoTime();
+            if (due > 0) {
+                TimeUnit.NANOSECONDS.sleep(due);
+            }
+            if (!container(target.stack()).run(connect, timeout.plus(EXEC_GRACE)).ok()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@code command}, killed by busybox's {@code timeout} after {@code bound}: the engine has no kill for an exec. */

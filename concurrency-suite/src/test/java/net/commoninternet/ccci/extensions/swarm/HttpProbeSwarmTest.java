@@ -57,7 +57,10 @@ class HttpProbeSwarmTest {
         // A recipe's path is one argument of wget, never shell syntax in the probe shell.
         assertThat(probe.get(web, "probe.example", "/it's$(touch /tmp/pwned)`touch /tmp/pwned`;touch /tmp/pwned").status())
                 .as("httpd's answer to a path with quotes and spaces").isBetween(400, 499);
-        assertThat(probe.tcp(web, 80, 2)).isTrue();
+        long connects = System.nanoTime();
+        assertThat(probe.tcp(web, 80, 3)).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - connects)).as("three connects, one a second")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(2));
         List<Container> probes = probeContainers();
         assertThat(probes).as("one probe container for all the stack's probes").hasSize(1);
         assertThat(probes.get(0).getNetworkSettings().getNetworks()).containsOnlyKeys(HttpProbe.PROXY_NETWORK);
