@@ -45,8 +45,9 @@ public final class EverythingTier implements TierPlugin {
     record Restore(String seeded, String snapshot, String restored) {
     }
 
-    /** The deployed versions around the redeploy to the head, and how it converged. */
-    record Upgrade(Versions.Upgrade plan, Versions.Deployed before, Versions.Deployed after, Convergence converged) {
+    /** The deployed versions around the redeploy to the head, how it rolled out, and how it converged. */
+    record Upgrade(Versions.Upgrade plan, Versions.Deployed before, Versions.Deployed after, Versions.Rollout rollout,
+                   Convergence converged) {
     }
 
     /** The app's services as the live run lists them, and the app service's log once it held the tier's line. */
@@ -75,8 +76,9 @@ public final class EverythingTier implements TierPlugin {
         Versions versions = live.versions();
         Versions.Upgrade plan = versions.upgrade();
         Versions.Deployed before = versions.deployed();
-        Convergence converged = versions.redeployTo(plan.head());
-        Upgrade upgrade = new Upgrade(plan, before, versions.deployed(), converged);
+        Versions.Rollout rollout = versions.redeployTo(plan.head());
+        Versions.Deployed after = versions.deployed();
+        Upgrade upgrade = new Upgrade(plan, before, after, rollout, live.awaitConverged());
         live.app().exec("app", "echo '" + LOG_LINE + "' > /proc/1/fd/1");
         tier.store().put(SEEN, new Seen(served, exec, restore, upgrade, logged(live), live.lint()));
     }
@@ -95,6 +97,7 @@ public final class EverythingTier implements TierPlugin {
                 }),
                 Check.of("redeploys-to-the-head", tier -> {
                     Upgrade upgrade = seen(tier).upgrade();
+                    assertThat(upgrade.rollout().rolledOut()).as(upgrade.rollout().description()).isTrue();
                     assertThat(upgrade.converged().converged()).as(upgrade.converged().description()).isTrue();
                     assertThat(upgrade.after().version()).isPresent().isNotEqualTo(upgrade.before().version())
                             .isEqualTo(upgrade.plan().headVersion());

@@ -43,6 +43,11 @@ final class ExtensionRegistry {
         each(RunExtension.BeforeDeploy.class, false, e -> e.beforeDeploy(run)).assertEmpty();
     }
 
+    /** The BeforeChecks extensions of {@code tier}; throws the first failure, every extension called. */
+    void beforeChecks(TierContext tier) {
+        each(RunExtension.BeforeChecks.class, false, e -> e.beforeChecks(tier)).assertEmpty();
+    }
+
     /** The AfterTier extensions of {@code tier}: what they threw, collected (empty if nothing). */
     ThrowableCollector afterTier(TierContext tier, Throwable failure) {
         return each(RunExtension.AfterTier.class, false, e -> e.afterTier(tier, failure));

@@ -221,11 +221,15 @@ final class RecipeSelectorResolver implements SelectorResolver {
         return Resolution.match(Match.exact(run.get()));
     }
 
-    /** The tier's generic checks (its plugin's, for this run's driver), then the recipe's own for that tier. */
+    /**
+     * The tier's generic checks (its plugin's, for this run's driver), then the recipe's own for that
+     * tier, then its plugin's last checks.
+     */
     private List<Check> checks(Tier tier, RunSettings settings, Optional<RecipeCustomization> customization) {
         List<Check> checks = new ArrayList<>(plugins.tier(tier).map(p -> p.checks(plugins.drivers().get(settings.driver())))
                 .orElse(List.of()));
         customization.ifPresent(c -> checks.addAll(RecipeChecks.of(c, tier)));
+        plugins.tier(tier).ifPresent(p -> checks.addAll(p.lastChecks()));
         return checks;
     }
 

@@ -97,6 +97,7 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
                 PreOperationHooks.run(context.run().customization(), context.live().hookContext(tier));
             }
             plugin.orElseThrow().operate(context.tierView());
+            context.plugins().extensions().beforeChecks(context.tierView());
         } catch (Throwable t) {
             Throwable reported = Redaction.of(t, context.run()::redact);
             context.tier().failed(reported);

@@ -33,6 +33,14 @@ public interface LiveRun {
     Convergence inspect();
 
     /**
+     * Waits until every service of the app converged, or failed for good (a paused or rolled-back
+     * update), as long as the app's deploy timeout says: what an operation left settling ends here
+     * (an upgrade returns once its new spec serves, while swarm holds its update monitor window). At
+     * once when the app already converged.
+     */
+    Convergence awaitConverged() throws IOException, InterruptedException;
+
+    /**
      * The deploy-once rule, read from this run's own deploy count: empty when the run deployed its
      * app exactly once (plus once per cold dependency), else the sentence that says how often.
      */

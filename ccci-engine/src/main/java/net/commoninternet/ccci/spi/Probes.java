@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import net.commoninternet.ccci.api.CiKeys;
 import org.apiguardian.api.API;
 
@@ -48,6 +49,12 @@ public interface Probes {
      * service of the app is routed.
      */
     Optional<Picture> picture(String path, int width, Path png, Duration timeout) throws InterruptedException;
+
+    /**
+     * {@link #picture}, begun now on a thread of the run's own (its lines are the run's), beside
+     * whatever the caller does next; the future ends with the picture, or with what stopped it.
+     */
+    CompletableFuture<Optional<Picture>> pictureAhead(String path, int width, Path png, Duration timeout);
 
     /**
      * A picture's outcome: the page's address, the file (empty if the page did not render), and

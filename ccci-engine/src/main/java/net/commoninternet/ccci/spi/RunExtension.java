@@ -28,6 +28,15 @@ public interface RunExtension {
         void beforeDeploy(RunContext run) throws Exception;
     }
 
+    /**
+     * After a tier's operation ended without failing, before its checks: what an extension starts
+     * here goes on beside them, on the state the operation left (the app's picture). A failure fails
+     * the tier; its checks do not run.
+     */
+    interface BeforeChecks extends RunExtension {
+        void beforeChecks(TierContext tier) throws Exception;
+    }
+
     /** After each tier, with the tier's first failure (null if none); runs even when the tier failed. */
     interface AfterTier extends RunExtension {
         void afterTier(TierContext tier, Throwable failure) throws Exception;

@@ -27,6 +27,16 @@ public interface TierPlugin {
         return checks();
     }
 
+    /**
+     * The checks of this tier that run after the recipe's own assertions of it, in order: one that
+     * waits for the end of something the others need not wait for (the upgrade's convergence, which
+     * waits out swarm's update monitor window while the others look at the rolled-out app). Known
+     * at discovery time, like {@link #checks()}.
+     */
+    default List<Check> lastChecks() {
+        return List.of();
+    }
+
     /** The tier's operation; runs once, before the checks. */
     void operate(TierContext tier) throws Exception;
 }

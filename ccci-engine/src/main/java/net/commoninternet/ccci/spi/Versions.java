@@ -38,6 +38,20 @@ public interface Versions {
         }
     }
 
+    /**
+     * Whether a redeploy rolled out: every service serves its new spec (its tasks of it running past
+     * their stability windows, none of an older spec left running), though swarm may still hold the
+     * update open for its monitor window ({@link LiveRun#awaitConverged} waits that out).
+     *
+     * @param description {@code converged}, {@code rolled out; ...} with each service swarm still
+     *     holds, or each service's problem
+     */
+    record Rollout(boolean rolledOut, String description) {
+        public Rollout {
+            Objects.requireNonNull(description, "description");
+        }
+    }
+
     /** The run's upgrade: its base (deployed first) and its head. */
     Upgrade upgrade();
 
@@ -46,8 +60,10 @@ public interface Versions {
 
     /**
      * Moves the app's tree to {@code commit} and redeploys it in place (the same app, not a new
-     * deploy in the deploy count), then waits for it to converge, as long as its deploy timeout
-     * says. A config the commit changed without a new name fails here, naming the version to bump.
+     * deploy in the deploy count), then waits until it rolled out, as long as its deploy timeout
+     * says: its checks can look at the new spec while swarm's update monitor window runs, and
+     * {@link LiveRun#awaitConverged} gives the verdict once swarm ends the update. A config the
+     * commit changed without a new name fails here, naming the version to bump.
      */
-    Convergence redeployTo(String commit) throws Exception;
+    Rollout redeployTo(String commit) throws Exception;
 }

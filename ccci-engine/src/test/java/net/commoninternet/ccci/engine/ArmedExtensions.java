@@ -16,7 +16,7 @@ import net.commoninternet.ccci.spi.TierContext;
 final class ArmedExtensions {
 
     /** An extension point. */
-    enum Point { BEFORE_RUN, AFTER_TIER, TEARDOWN }
+    enum Point { BEFORE_RUN, BEFORE_CHECKS, BEFORE_CHECKS_THROWS, AFTER_TIER, TEARDOWN }
 
     /** The points whose extensions act; a test arms them and clears them after. */
     static final Set<Point> ARMED = ConcurrentHashMap.newKeySet();
@@ -86,6 +86,20 @@ final class ArmedExtensions {
         @Override
         public void beforeRun(RunContext run) {
             act(Point.BEFORE_RUN, "second before-run", false, run.recipe());
+        }
+    }
+
+    /**
+     * Says when it is called, into {@link RecordingLifecycle#EVENTS} beside the tiers' own events
+     * ({@link Point#BEFORE_CHECKS}), or throws ({@link Point#BEFORE_CHECKS_THROWS}).
+     */
+    public static final class BeforeChecksRecorder implements RunExtension.BeforeChecks {
+        @Override
+        public void beforeChecks(TierContext tier) {
+            if (ARMED.contains(Point.BEFORE_CHECKS)) {
+                RecordingLifecycle.EVENTS.add("before checks " + tier.tier().id());
+            }
+            act(Point.BEFORE_CHECKS_THROWS, "before-checks of " + tier.tier().id(), true, tier.recipe());
         }
     }
 

@@ -64,6 +64,7 @@ class EngineDiscoveryTest {
         assertThat(ids(results.getEngineDescriptor())).containsExactly(
                 "[engine:ccci]/[recipe:demo]",
                 "[engine:ccci]/[recipe:demo]/[tier:backup]",
+                "[engine:ccci]/[recipe:demo]/[tier:backup]/[check:settled]",
                 "[engine:ccci]/[recipe:demo]/[tier:backup]/[check:verified]",
                 "[engine:ccci]/[recipe:demo]/[tier:custom]",
                 "[engine:ccci]/[recipe:demo]/[tier:install]",

@@ -123,6 +123,31 @@ class ExtensionCallsTest {
     }
 
     @Test
+    void beforeChecksComesAfterEachOperationAndBeforeItsChecksAndALastCheckAfterTheRecipesOwnAssertions() throws IOException {
+        arm(Point.BEFORE_CHECKS);
+
+        run("ordered", "install,backup");
+
+        assertThat(RecordingLifecycle.EVENTS).containsSubsequence(
+                "operate install", "before checks install", "check passes", "check fails", "after install failed: planted failure",
+                "operate backup", "before checks backup", "check verified", "recipe check backupKept", "check settled",
+                "after backup ok");
+    }
+
+    @Test
+    void aFailingBeforeChecksFailsItsTierWhoseChecksDoNotRunAndAFailedOperationGetsNone() throws IOException {
+        arm(Point.BEFORE_CHECKS, Point.BEFORE_CHECKS_THROWS);
+
+        EngineExecutionResults results = run("demo", "backup,lint");
+
+        results.containerEvents().assertThatEvents().haveExactly(1, event(container("backup"),
+                finishedWithFailure(message("before-checks of backup of demo broke"))));
+        assertThat(RecordingLifecycle.EVENTS).contains("operate backup", "before checks backup",
+                "after backup failed: before-checks of backup of demo broke", "operate lint")
+                .doesNotContain("check verified", "check settled", "before checks lint");
+    }
+
+    @Test
     void aLifecycleThatNeverCallsTheTeardownStepStillHasItsTeardownExtensionsCalledOnce() throws IOException {
         arm(Point.TEARDOWN);
 

@@ -55,7 +55,7 @@ class PreOperationHooksTest {
                 "setEnv GREETING=hello before install",
                 "operate install", "check passes", "check fails", "after install failed: planted failure",
                 "hook backup on hooked.test, live app true",
-                "operate backup", "check verified", "after backup ok",
+                "operate backup", "check verified", "check settled", "after backup ok",
                 "operate lint", "after lint failed: lint operation broke",
                 "teardown hooked");
     }

@@ -35,6 +35,11 @@ record RecordingLiveRun(RecordingLifecycle.RecordingLiveApp app) implements Live
     }
 
     @Override
+    public Convergence awaitConverged() {
+        return convergence();
+    }
+
+    @Override
     public Optional<String> deployOnceViolation() {
         return Optional.empty();
     }

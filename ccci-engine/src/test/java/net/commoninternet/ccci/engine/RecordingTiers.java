@@ -41,7 +41,10 @@ final class RecordingTiers {
         }
     }
 
-    /** BACKUP with one passing check, so that its operation (and the hooks before it) runs. */
+    /**
+     * BACKUP with one passing check, so that its operation (and the hooks before it) runs, and a
+     * passing last check, which runs after the recipe's own assertions of the tier.
+     */
     public static final class Backup implements TierPlugin {
         @Override
         public Tier tier() {
@@ -51,6 +54,11 @@ final class RecordingTiers {
         @Override
         public List<Check> checks() {
             return List.of(Check.of("verified", run -> RecordingLifecycle.EVENTS.add("check verified")));
+        }
+
+        @Override
+        public List<Check> lastChecks() {
+            return List.of(Check.of("settled", run -> RecordingLifecycle.EVENTS.add("check settled")));
         }
 
         @Override

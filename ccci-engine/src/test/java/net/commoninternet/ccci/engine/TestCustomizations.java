@@ -19,6 +19,19 @@ final class TestCustomizations {
     private TestCustomizations() {
     }
 
+    /** A backup assertion of the recipe's own, between the tier's generic checks and its last ones. */
+    public static final class Ordered implements RecipeCustomization {
+        @Override
+        public String recipe() {
+            return "ordered";
+        }
+
+        @AfterOperation(Tier.BACKUP)
+        void backupKept(LiveApp app) {
+            RecordingLifecycle.EVENTS.add("recipe check backupKept");
+        }
+    }
+
     /** A valid customization: keys, an intentional skip, an install assertion, two functional tests. */
     public static final class Tuned implements RecipeCustomization {
         @Override

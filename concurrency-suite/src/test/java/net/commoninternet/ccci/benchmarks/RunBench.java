@@ -205,9 +205,13 @@ public final class RunBench {
 
     /**
      * What of each tier is ccci's whatever its floor: its checks (the run's Surefire report, as
-     * the run left it: {@code <recipe> > <tier> > <check>}), and for the upgrade also its work
-     * before the redeploy's command (from the tier's start to the driver's second
-     * {@code deploying} line of run.log: hooks, checkout, set-up, the config-version check).
+     * the run left it: {@code <recipe> > <tier> > <check>}). The upgrade's checks are not counted
+     * so: they run while swarm holds the update open for its monitor window, which its floor waits
+     * out too, and its {@code converged} check is that wait. What is ccci's of the upgrade is its
+     * work before the redeploy's command (from the tier's start to the driver's second
+     * {@code deploying} line of run.log: hooks, checkout, set-up, the config-version check) and
+     * everything after swarm ended the update (from the tier's {@code converged} line to its end:
+     * what of the checks, the picture and the service logs was left).
      */
     private static Map<String, Long> ownOfTiers(String recipe, String log) throws IOException {
         Map<String, Long> own = new LinkedHashMap<>();
@@ -218,19 +222,25 @@ public final class RunBench {
             for (Path report : xml.filter(f -> f.getFileName().toString().matches("TEST-.*\\.xml")).toList()) {
                 Matcher m = testcase.matcher(Files.readString(report));
                 while (m.find()) {
-                    own.merge("own: " + m.group(1), Math.round(Double.parseDouble(m.group(2)) * 1000), Long::sum);
+                    if (!m.group(1).equals("upgrade")) {
+                        own.merge("own: " + m.group(1), Math.round(Double.parseDouble(m.group(2)) * 1000), Long::sum);
+                    }
                 }
             }
         }
-        Matcher upgrade = Pattern.compile("(?s)(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*>> "
-                + Pattern.quote(recipe) + " upgrade started.*?(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*SwarmDriver - deploying")
-                .matcher(log);
+        String time = "(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) [^\\n]*";
+        Matcher upgrade = Pattern.compile("(?s)" + time + ">> " + Pattern.quote(recipe) + " upgrade started.*?" + time
+                + "SwarmDriver - deploying.*?" + time + "SwarmConvergence - stack \\S+: converged\\n.*?" + time + "<< "
+                + Pattern.quote(recipe) + " upgrade done").matcher(log);
         if (upgrade.find()) {
-            long before = Duration.between(LocalTime.parse(upgrade.group(1)),
-                    LocalTime.parse(upgrade.group(2))).toMillis();
-            own.merge("own: upgrade", before, Long::sum);
+            own.merge("own: upgrade", between(upgrade.group(1), upgrade.group(2)) + between(upgrade.group(3), upgrade.group(4)),
+                    Long::sum);
         }
         return own;
+    }
+
+    private static long between(String from, String to) {
+        return Duration.between(LocalTime.parse(from), LocalTime.parse(to)).toMillis();
     }
 
     private static long end(JsonNode phase) {

@@ -10,6 +10,7 @@ import net.commoninternet.ccci.extensions.driver.CountedDeploys;
 import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.workspace.DeployTimeout;
 import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
 import net.commoninternet.ccci.spi.Backups;
 import net.commoninternet.ccci.spi.Convergence;
@@ -95,6 +96,12 @@ public final class Deployment implements LiveRun {
     @Override
     public Convergence inspect() {
         return of(new SwarmConvergence(tools.docker()).inspect(app.stack()));
+    }
+
+    @Override
+    public Convergence awaitConverged() throws IOException, InterruptedException {
+        return of(new SwarmConvergence(tools.docker()).await(app.stack(),
+                DeployTimeout.of(prepared.keys(), app, prepared.workspace().children())));
     }
 
     /** {@code <stack>_<name>}, as the swarm names a stack's service, by its compose name. */

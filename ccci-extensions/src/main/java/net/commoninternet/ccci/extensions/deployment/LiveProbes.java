@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.extensions.swarm.AppProbes;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
@@ -42,6 +43,19 @@ final class LiveProbes implements Probes {
                 deployment.deployed().domain(), target.get().port(), path);
         PageBrowser.Shot shot = deployment.tools().browser().take(page, width, png, timeout);
         return Optional.of(new Picture(page.url(), shot.png(), shot.why()));
+    }
+
+    @Override
+    public CompletableFuture<Optional<Picture>> pictureAhead(String path, int width, Path png, Duration timeout) {
+        CompletableFuture<Optional<Picture>> picture = new CompletableFuture<>();
+        deployment.tools().threads().start("ccci-picture", () -> {
+            try {
+                picture.complete(picture(path, width, png, timeout));
+            } catch (InterruptedException | RuntimeException | Error e) {
+                picture.completeExceptionally(e);
+            }
+        });
+        return picture;
     }
 
     @Override

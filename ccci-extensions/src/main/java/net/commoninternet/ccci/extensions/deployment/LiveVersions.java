@@ -13,7 +13,6 @@ import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
 import net.commoninternet.ccci.extensions.workspace.DeployTimeout;
 import net.commoninternet.ccci.extensions.workspace.RecipeVersion;
 import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
-import net.commoninternet.ccci.spi.Convergence;
 import net.commoninternet.ccci.spi.Versions;
 
 /** The run's upgrade plan, the swarm's view of what is deployed, and the in-place redeploy in the run's own tree. */
@@ -34,12 +33,12 @@ record LiveVersions(Deployment deployment) implements Versions {
     /**
      * The tree moved in place, the set-up's upgrade env, then a config the commit edited without a
      * new name fails in one line naming the bump (before swarm's raw refusal), then the driver's
-     * upgrade (not a deploy in the deploy count). The upgrade's picture gets its browser context
-     * opened, and a backup that follows in this run its repository made, while swarm rolls the
-     * update out, not on their paths.
+     * upgrade (not a deploy in the deploy count), until it rolled out. The upgrade's picture gets
+     * its browser context opened, and a backup that follows in this run its repository made, while
+     * swarm rolls the update out, not on their paths.
      */
     @Override
-    public Convergence redeployTo(String commit) throws Exception {
+    public Rollout redeployTo(String commit) throws Exception {
         Prepared prepared = deployment.prepared();
         App app = deployment.deployed();
         CiKeys keys = prepared.keys();
@@ -53,7 +52,8 @@ record LiveVersions(Deployment deployment) implements Versions {
                 && BackupLabels.capable(deployment.tools().docker().client(), app.stack())) {
             deployment.tools().driver().prepareBackup(app);
         }
-        return Deployment.of(new SwarmConvergence(deployment.tools().docker())
-                .await(app.stack(), DeployTimeout.of(keys, app, children)));
+        SwarmConvergence.Report rollout = new SwarmConvergence(deployment.tools().docker())
+                .awaitRollout(app.stack(), DeployTimeout.of(keys, app, children));
+        return new Rollout(rollout.rolledOut(), rollout.describe());
     }
 }

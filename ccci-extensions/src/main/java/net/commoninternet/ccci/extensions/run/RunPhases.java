@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -147,7 +148,8 @@ final class RunPhases {
             Prepared prepared = timeline.time("fetch", () -> prepare(workspace));
             RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state(),
                     workspace.policy()),
-                    new HttpProbe(docker.client(), settings.options().probeImage()), new PageBrowser(docker.client()));
+                    new HttpProbe(docker.client(), settings.options().probeImage()), new PageBrowser(docker.client()),
+                    (name, work) -> helper(name, true, work));
             leases = leases(docker, guards::stopAlone);
             lock = timeline.time("lock", () -> lock(leases, prepared.checkout().domain(), tools, workspace));
             try {
@@ -393,25 +395,42 @@ final class RunPhases {
     }
 
     /**
-     * {@code part} of the teardown on a thread of its own, whose lines are the run's (its run.log,
-     * its MDC recipe); never interrupted by the run's guards, bounded by the removal's own limits.
+     * {@code part} of the teardown on a thread of its own, whose lines are the run's; never
+     * interrupted by the run's guards, bounded by the removal's own limits.
      */
     private CompletableFuture<List<String>> aside(String part,
             Supplier<List<String>> removal) {
         CompletableFuture<List<String>> left = new CompletableFuture<>();
-        Thread helper = new Thread(() -> {
-            org.slf4j.MDC.put(RecipeCiRun.MDC_RECIPE, run.recipe());
+        helper("ccci-teardown-" + part, false, () -> {
             try {
                 left.complete(removal.get());
             } catch (RuntimeException | Error e) {
                 LOG.warn("removing the {} of {} failed: {}", part, run.recipe(), e.toString());
                 left.complete(List.of(part + " (" + e + ")"));
             }
-        }, "ccci-teardown-" + part + "-" + run.recipe());
-        Runnable released = runLog.alsoFrom(helper);
-        left.whenComplete((l, e) -> released.run());
-        helper.start();
+        });
         return left;
+    }
+
+    /**
+     * A thread that works for this run (the run's {@code RunThreads}): its lines carry the run's recipe and go
+     * to its run.log until {@code work} returns. A teardown's part is no daemon: the JVM does not end
+     * under it.
+     */
+    private Thread helper(String name, boolean daemon, Runnable work) {
+        AtomicReference<Runnable> released = new AtomicReference<>();
+        Thread helper = new Thread(() -> {
+            org.slf4j.MDC.put(RecipeCiRun.MDC_RECIPE, run.recipe());
+            try {
+                work.run();
+            } finally {
+                released.get().run();
+            }
+        }, name + "-" + run.recipe());
+        helper.setDaemon(daemon);
+        released.set(runLog.alsoFrom(helper));
+        helper.start();
+        return helper;
     }
 
     /** The teardown waits for all of itself: an interrupt (none is expected now) is kept for afterwards. */

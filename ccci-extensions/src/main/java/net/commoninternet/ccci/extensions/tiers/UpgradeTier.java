@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.tiers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import net.commoninternet.ccci.api.Tier;
@@ -16,8 +17,15 @@ import org.apiguardian.api.API;
 /**
  * UPGRADE: the run deployed the base release; this tier redeploys the head in place
  * ({@link Versions#redeployTo}: a config the head changed without a new name fails it first, with
- * the version to bump), then asserts the app converged, serves, and MOVED: the deployed version is
- * the head's and differs from the base's. A base equal to the head never passes.
+ * the version to bump), then asserts the app serves and MOVED (the deployed version is the head's
+ * and differs from the base's), and last that it converged. A base equal to the head never passes.
+ *
+ * <p>The operation ends once the new spec rolled out (its tasks running, none of the old): the app
+ * is then in the state the upgrade leaves, and the checks, the recipe's own assertions and the
+ * page's picture look at it while swarm holds the update open for its monitor window (5 s unless
+ * the recipe sets {@code update_config.monitor}), in which a failing task rolls the update back or
+ * pauses it. The {@code converged} check comes after all of them and waits that window out: the
+ * tier passes only once swarm ended the update {@code completed}.
  */
 @API(status = API.Status.INTERNAL)
 public final class UpgradeTier implements TierPlugin {
@@ -30,9 +38,14 @@ public final class UpgradeTier implements TierPlugin {
     @Override
     public List<Check> checks() {
         return List.of(
-                Check.of("converged", GenericChecks::converged),
                 Check.of("serves-http", GenericChecks::servesHttp),
                 Check.of("moved-to-head", UpgradeTier::moved));
+    }
+
+    /** Swarm's end of the update (its monitor window waited out), then a fresh look. */
+    @Override
+    public List<Check> lastChecks() {
+        return List.of(Check.of("converged", UpgradeTier::converged));
     }
 
     @Override
@@ -43,9 +56,16 @@ public final class UpgradeTier implements TierPlugin {
             throw Skipped.structural(plan.reason());
         }
         Versions.Deployed before = versions.deployed();
-        Convergence report = versions.redeployTo(plan.head());
+        Versions.Rollout rollout = versions.redeployTo(plan.head());
         tier.store().put(TierOutputs.UPGRADE, new TierOutputs.Upgrade(before, versions.deployed()));
-        assertThat(report.converged()).as("the upgraded app converged: %s", report.description()).isTrue();
+        assertThat(rollout.rolledOut()).as("the upgrade rolled out: %s", rollout.description()).isTrue();
+    }
+
+    private static void converged(TierContext tier) throws IOException, InterruptedException {
+        Convergence settled = tier.live().awaitConverged();
+        assertThat(settled.converged()).as("swarm ended the update and every service converged: %s", settled.description())
+                .isTrue();
+        GenericChecks.converged(tier);
     }
 
     private static void moved(TierContext tier) {

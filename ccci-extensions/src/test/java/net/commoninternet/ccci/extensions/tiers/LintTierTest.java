@@ -115,7 +115,7 @@ class LintTierTest {
                 new UpgradePlan(Optional.empty(), head, Optional.empty(), Optional.empty(), "not selected"));
         App app = new App(RECIPE, domain, tree, dir.resolve("app.env"), Map.of());
         Deployment deployment = new Deployment(new Prepared(CiKeys.defaults(), Set.of(Tier.LINT), workspace, checkout, null),
-                new RunTools(null, driver, null, null), Dependencies.none(), app, null);
+                new RunTools(null, driver, null, null, null), Dependencies.none(), app, null);
         TierContext run = StandaloneRun.of(settings, tree).tier(Tier.LINT, deployment);
         LintTier tier = new LintTier();
         try {

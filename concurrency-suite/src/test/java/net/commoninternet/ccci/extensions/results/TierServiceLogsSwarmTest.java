@@ -82,7 +82,7 @@ class TierServiceLogsSwarmTest {
         App app = new App("demo", DOMAIN, runs, runs.resolve("demo.env"), Map.of("demo_pw_v1", SECRET));
         // The log collection reads the deployed app, its dependencies and the engine; nothing else of the run.
         live = new Deployment(new Prepared(CiKeys.defaults(), settings.stages(), null, null, null),
-                new RunTools(docker, null, null, null), Dependencies.none(), app, null);
+                new RunTools(docker, null, null, null, null), Dependencies.none(), app, null);
         run = StandaloneRun.of(settings, runs);
     }
 
