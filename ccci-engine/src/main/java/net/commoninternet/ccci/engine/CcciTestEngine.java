@@ -43,6 +43,11 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
         Plugins plugins = Plugins.load(Thread.currentThread().getContextClassLoader());
         CcciEngineDescriptor engine = new CcciEngineDescriptor(uniqueId, plugins);
         SettingsReader reader = SettingsReader.fromProcess(request.getConfigurationParameters(), plugins.drivers().keySet());
+        if (!reader.recipes().isEmpty()) {
+            // Recipes are named (-Drecipe): the lifecycle begins its slow first uses now, beside the
+            // discovery on a machine's other core, rather than after it (about 0.4 s sooner here).
+            plugins.onlyLifecycle().ifPresent(RunLifecycle::warmUp);
+        }
         Optional<String> blank = reader.blankRecipeKey();
         if (blank.isPresent()) {
             // For every selection, not only an anchor class: a build that names no recipe must fail
@@ -64,8 +69,9 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
                     .issueEncountered(uniqueId, DiscoveryIssue.create(DiscoveryIssue.Severity.ERROR, problem)));
         }
         if (!engine.runs().isEmpty()) {
-            // Runs will follow: the lifecycle may begin its slow first uses now. Never for a build that
-            // runs no recipe (a module's own tests): loading ccci starts nothing.
+            // Runs will follow (those of a unique-id selection too, which names no recipe): the lifecycle
+            // may begin its slow first uses now, if it has not. Never for a build that names and runs no
+            // recipe (a module's own tests): loading ccci starts nothing.
             plugins.onlyLifecycle().ifPresent(RunLifecycle::warmUp);
         }
         return engine;

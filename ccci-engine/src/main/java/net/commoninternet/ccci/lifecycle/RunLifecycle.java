@@ -15,10 +15,11 @@ import org.apiguardian.api.API;
 public interface RunLifecycle {
 
     /**
-     * Once, at the end of a discovery that found runs to execute, before anything runs: the
-     * lifecycle may begin what a first run otherwise pays for later (a connection, a native
-     * library), on threads of its own. It must not change the host. Not called when no run was
-     * discovered.
+     * When a discovery begins that names recipes to run ({@code -Drecipe}), and at the end of one that
+     * found runs to execute, before anything runs: the lifecycle may begin what a first run otherwise
+     * pays for later (a connection, a native library), on threads of its own, once (a later call
+     * does nothing). It must not change the host. Not called when no recipe was named and no run was
+     * discovered; a discovery that named one may still find none (then what was begun ends unused).
      */
     default void warmUp() {
     }

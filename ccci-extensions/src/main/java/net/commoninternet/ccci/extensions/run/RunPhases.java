@@ -130,6 +130,33 @@ final class RunPhases {
     }
 
     private void phases() throws Exception {
+        // The engine's egress rules are read from this host while the connection is made: they need
+        // its address only (iptables-save in its network namespace: nothing is changed).
+        String host = DockerEngine.configuredHost();
+        ChildProcesses hostTools = new ChildProcesses(Map.of(ChildEnvironment.DOCKER_HOST, host));
+        guards.killOnStop(hostTools);
+        Set<RunSettings.HostTrust.Boundary> unconfined = settings.options().trust().unconfined();
+        CompletableFuture<Optional<String>> egress = new CompletableFuture<>();
+        if (unconfined.contains(RunSettings.HostTrust.Boundary.EGRESS)) {
+            egress.complete(Optional.empty());
+        } else {
+            helper("ccci-egress-rules", true, () -> {
+                try {
+                    egress.complete(EngineBoundary.egressMissing(host, hostTools));
+                } catch (Exception | Error e) {
+                    egress.completeExceptionally(e);
+                }
+            });
+        }
+        try {
+            phases(host, hostTools, unconfined, egress);
+        } finally {
+            awaitEnd(egress); // its child is the run's: it never outlives the run's start
+        }
+    }
+
+    private void phases(String host, ChildProcesses hostTools, Set<RunSettings.HostTrust.Boundary> unconfined,
+            CompletableFuture<Optional<String>> egress) throws Exception {
         // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
         try (DockerEngine docker = timeline.time("connect", DockerEngine::connect)) {
             engineHost = docker.host();
@@ -137,15 +164,13 @@ final class RunPhases {
             driver.requireAvailable();
             // The host's boundaries around recipe containers (gVisor, the egress rules): refused here
             // without one, unless the host's operator accepts it, before anything of the run exists.
-            ChildProcesses hostTools = new ChildProcesses(docker.childEnvironment());
-            guards.killOnStop(hostTools);
-            EngineBoundary.require(docker, settings.options().trust().unconfined(), hostTools);
+            EngineBoundary.require(docker, unconfined, docker.host().equals(host) ? awaited(egress)
+                    : EngineBoundary.egressMissing(docker.host(), hostTools));
             // One run id, one live run: refused here, before this run writes anything to the folder.
             RunIdLock.acquire(settings.runDir(), settings.runId());
             steps.beforeRun();
-            timeline.time("janitor", () -> sweep(docker, leases(docker, why -> LOG.warn("janitor: {}", why))));
             RunWorkspace workspace = workspace(docker);
-            Prepared prepared = timeline.time("fetch", () -> prepare(workspace));
+            Prepared prepared = fetchBesideTheJanitor(docker, workspace);
             RunTools tools = new RunTools(docker, new CountedDeploys(driver.create(docker, workspace), workspace.state(),
                     workspace.policy()),
                     new HttpProbe(docker.client(), settings.options().probeImage()), new PageBrowser(docker.client()),
@@ -211,9 +236,70 @@ final class RunPhases {
     }
 
     /**
-     * The recipe into the run's own tree at the ref under test, its domain, its customization
-     * printed, and its upgrade plan; UPGRADE deploys the base release first and moves the same tree
-     * to the head in place.
+     * The janitor on the run's thread and the fetch on a thread of the run's own, at once. Resources:
+     * the janitor's are the engine's stacks, the lock folder and the canonical ABRA_DIR's servers;
+     * the fetch's are the run's own folder (its ABRA_DIR's recipe tree, which only this run, holding
+     * its run id, writes) and its git children. They share none, so no order between them can be
+     * observed, and neither creates anything of the app: the app lock, the first thing of the app,
+     * comes after both. Every way out waits for the fetch to end (its children are killed on a stop
+     * with the run's), so nothing of it outlives the run's start; the janitor's failure comes first,
+     * then the fetch's; what the fetch found is printed once both are over, as before.
+     */
+    private Prepared fetchBesideTheJanitor(DockerEngine docker, RunWorkspace workspace) throws Exception {
+        CompletableFuture<Prepared> fetched = new CompletableFuture<>();
+        helper("ccci-fetch", true, () -> {
+            try {
+                fetched.complete(timeline.time("fetch", () -> prepare(workspace)));
+            } catch (Exception | Error e) {
+                fetched.completeExceptionally(e);
+            }
+        });
+        Prepared prepared;
+        try {
+            timeline.time("janitor", () -> sweep(docker, leases(docker, why -> LOG.warn("janitor: {}", why))));
+            prepared = fetched.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : new IllegalStateException(e.getCause());
+        } catch (Exception | Error e) {
+            awaitEnd(fetched);
+            throw e;
+        }
+        announce(prepared);
+        return prepared;
+    }
+
+    /** What {@code work} gave, or what it threw, once it ended; if the wait is interrupted, {@code work} ends first. */
+    private static <T> T awaited(CompletableFuture<T> work) throws Exception {
+        try {
+            return work.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            awaitEnd(work);
+            throw e;
+        }
+    }
+
+    /** Waits until {@code work} ended, however it ends; an interrupt is kept for afterwards. */
+    private static void awaitEnd(CompletableFuture<?> work) {
+        boolean interrupted = false;
+        while (!work.isDone()) {
+            try {
+                work.get();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException e) {
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The recipe into the run's own tree at the ref under test, its domain, and its upgrade plan;
+     * UPGRADE deploys the base release first and moves the same tree to the head in place.
      */
     private Prepared prepare(RunWorkspace workspace) throws IOException, InterruptedException {
         RecipeFetch fetch = workspace.fetch();
@@ -223,10 +309,22 @@ final class RunPhases {
                 : fetch.fetch(run.recipeSource(), workspace.abraDir().recipe(run.recipe()), settings.subject().ref());
         String ref = settings.subject().ref() != null ? settings.subject().ref() : tree.commit();
         String domain = AppNaming.domain(run.recipe(), settings.subject().pr(), ref, settings.paths().domainSuffix());
-        LOG.info("== ccci run {} (pid {}): recipe {} at {} (pr {}), app {}, ABRA_DIR {} ==", settings.runId(),
-                ProcessHandle.current().pid(), run.recipe(), tree.commit(), settings.subject().pr(), domain,
-                workspace.abraDir().root());
         CiKeys keys = run.keys();
+        RecipeSetup setup = new RecipeSetup(settings.recipeCodeApproved(), run.customization(), workspace.children());
+        UpgradePlan upgrade = UpgradePlan.resolve(fetch, tree, run.tiers().contains(Tier.UPGRADE), keys.upgradeBaseVersion());
+        if (upgrade.base().isPresent()) {
+            fetch.moveTo(tree.dir(), upgrade.base().get().text());
+        }
+        return new Prepared(keys, run.tiers(), workspace, new Checkout(tree, ref, domain, upgrade), setup);
+    }
+
+    /** What the run tests, how it is customized, and its upgrade plan, as the fetch found them. */
+    private void announce(Prepared prepared) {
+        Checkout checkout = prepared.checkout();
+        LOG.info("== ccci run {} (pid {}): recipe {} at {} (pr {}), app {}, ABRA_DIR {} ==", settings.runId(),
+                ProcessHandle.current().pid(), run.recipe(), checkout.tree().commit(), settings.subject().pr(),
+                checkout.domain(), prepared.workspace().abraDir().root());
+        CiKeys keys = prepared.keys();
         LOG.info("== customization: {} ==", CustomizationManifest.of(keys, run.customization(), Map.of(),
                 settings.recipeCodeApproved(), List.of()));
         keys.notActedOn().forEach(k -> LOG.warn("CI key {} is recorded but not acted on by this ccci", k));
@@ -238,13 +336,8 @@ final class RunPhases {
                     + " reach the host that far beyond its own swarm objects !!", run.recipe(), allowance.source(),
                     allowed.stream().map(DeployAllowance.Entry::toString).collect(Collectors.joining(", ")));
         }
-        RecipeSetup setup = new RecipeSetup(settings.recipeCodeApproved(), run.customization(), workspace.children());
-        UpgradePlan upgrade = UpgradePlan.resolve(fetch, tree, run.tiers().contains(Tier.UPGRADE), keys.upgradeBaseVersion());
-        if (upgrade.base().isPresent()) {
-            fetch.moveTo(tree.dir(), upgrade.base().get().text());
-            LOG.info("== upgrade plan: deploy {} first, then upgrade in place to {} ==", upgrade.base().get(), tree.commit());
-        }
-        return new Prepared(keys, run.tiers(), workspace, new Checkout(tree, ref, domain, upgrade), setup);
+        checkout.upgrade().base().ifPresent(base -> LOG.info("== upgrade plan: deploy {} first, then upgrade in place to {} ==",
+                base, checkout.tree().commit()));
     }
 
     /**

@@ -109,6 +109,11 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
         }
     }
 
+    /** The address of the engine {@link #connect()} connects to ({@code DOCKER_HOST}, else the local socket), without connecting. */
+    public static String configuredHost() {
+        return DefaultDockerClientConfig.createDefaultConfigBuilder().build().getDockerHost().toString();
+    }
+
     /** The engine at {@code host} ({@code unix:///...}, {@code tcp://...}), TLS as the environment says. */
     public static DockerEngine connect(String host) {
         return connect(DefaultDockerClientConfig.createDefaultConfigBuilder().withDockerHost(host).build());

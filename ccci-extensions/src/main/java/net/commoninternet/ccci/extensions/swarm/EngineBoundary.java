@@ -56,12 +56,20 @@ public final class EngineBoundary {
      */
     public static void require(DockerEngine docker, Set<Boundary> accepted, ChildProcesses children)
             throws IOException, InterruptedException {
+        require(docker, accepted, accepted.contains(Boundary.EGRESS) ? Optional.empty() : egressMissing(docker.host(), children));
+    }
+
+    /**
+     * As {@link #require(DockerEngine, Set, ChildProcesses)}, with the egress rules of the engine's
+     * host already read ({@link #egressMissing}: what it said, for {@code docker.host()}).
+     */
+    public static void require(DockerEngine docker, Set<Boundary> accepted, Optional<String> egressMissing) {
         Map<Boundary, Optional<String>> missing = new EnumMap<>(Boundary.class);
         if (!accepted.contains(Boundary.RUNTIME)) {
             missing.put(Boundary.RUNTIME, runtimeMissing(docker.host(), docker.facts()));
         }
         if (!accepted.contains(Boundary.EGRESS)) {
-            missing.put(Boundary.EGRESS, egressMissing(docker.host(), children));
+            missing.put(Boundary.EGRESS, egressMissing);
         }
         for (Boundary boundary : accepted) {
             LOG.warn("!! this host runs recipe containers without the {} boundary (accepted on this host with"
@@ -96,8 +104,12 @@ public final class EngineBoundary {
                 + FIX + ").");
     }
 
-    /** Why a recipe's container could reach the host or its networks, or empty if the egress rules are in place. */
-    static Optional<String> egressMissing(String host, ChildProcesses children) throws IOException, InterruptedException {
+    /**
+     * Why a recipe's container could reach the host or its networks, or empty if the egress rules
+     * are in place: read on this host, with nothing of the engine's but its address, so a run can
+     * begin it while its connection is still being made.
+     */
+    public static Optional<String> egressMissing(String host, ChildProcesses children) throws IOException, InterruptedException {
         URI uri = URI.create(host);
         if (!"unix".equals(uri.getScheme())) {
             return Optional.of("the engine at " + host + " is remote, so ccci cannot read its egress rules from this host:"

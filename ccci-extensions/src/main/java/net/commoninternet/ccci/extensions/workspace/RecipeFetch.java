@@ -41,8 +41,20 @@ public final class RecipeFetch {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecipeFetch.class);
 
-    /** The fetched tree: where it is, the commit checked out, and the release tags it has. */
-    public record Fetched(Path dir, String commit, List<RecipeVersion> releases) {
+    /**
+     * The fetched tree: where it is, the commit checked out, the release tags it has, and what each
+     * of its tags points at (an annotated tag's commit, not the tag object).
+     */
+    public record Fetched(Path dir, String commit, List<RecipeVersion> releases, Map<String, String> tagTargets) {
+        public Fetched {
+            releases = List.copyOf(releases);
+            tagTargets = Map.copyOf(tagTargets);
+        }
+
+        /** A tree whose tags' targets are not known (none is taken to point at its head). */
+        public Fetched(Path dir, String commit, List<RecipeVersion> releases) {
+            this(dir, commit, releases, Map.of());
+        }
     }
 
     private final ChildProcesses processes;
@@ -90,22 +102,58 @@ public final class RecipeFetch {
         PathUtils.copyDirectory(source, target, LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
     }
 
+    /**
+     * The tree at {@code ref} (else as it is), then HEAD and the tags, in one child (a shell running
+     * git): "<id> HEAD" first, then "<id> refs/tags/<tag>" each, and after an annotated tag
+     * "<commit> refs/tags/<tag>^{}", the commit it points at.
+     */
     private Fetched checkout(Path target, String ref) throws IOException, InterruptedException {
-        if (ref != null) {
-            moveTo(target, ref);
-        } else {
-            RecipeTree.requireSelfContained(target);
+        String refs = ref == null ? listing(target, "show-ref", "--head", "--tags", "--dereference")
+                : moved(target, ref, whole(List.of("sh", "-c", MOVE + " && git -C \"$1\" show-ref --head --tags --dereference",
+                        "sh", target.toString(), ref)));
+        RecipeTree.requireSelfContained(target);
+        return fetched(target, refs.lines().toList());
+    }
+
+    /**
+     * A move to a ref, in one child: the ref resolved to a commit with option parsing ended (status
+     * {@link #NOT_A_COMMIT} when git cannot), then checked out by id. {@code $1}: the tree, {@code
+     * $2}: the ref; never part of the script's text.
+     */
+    private static final String MOVE = "c=$(git -C \"$1\" rev-parse --verify --quiet --end-of-options \"$2^{commit}\")"
+            + " && [ ${#c} -eq 40 ] || exit 3; git -C \"$1\" checkout --quiet --detach \"$c\"";
+    private static final int NOT_A_COMMIT = 3;
+
+    /** What a move printed, or one sentence naming the fix for a ref git cannot resolve, or git's own words for another failure. */
+    private static String moved(Path dir, String ref, ChildProcesses.Whole result) throws IOException {
+        if (result.exitCode() == NOT_A_COMMIT) {
+            throw new IOException("ref '" + ref + "' is not a commit, branch or tag of the recipe in " + dir.getFileName()
+                    + " (git cannot resolve it): pass -Dccci.ref=<a commit id, branch or tag of the recipe's repository>,"
+                    + " or leave it out to test the recipe's HEAD.");
         }
-        // HEAD and the tags in one git process: "<id> HEAD" first, then "<id> refs/tags/<tag>" each
-        List<String> refs = listing(target, "show-ref", "--head", "--tags").lines().toList();
+        if (!result.ok()) {
+            throw new IOException("git checkout of " + ref + " in " + dir.getFileName() + " exited " + result.exitCode() + ": "
+                    + result.stderr().strip());
+        }
+        return result.stdout();
+    }
+
+    private Fetched fetched(Path target, List<String> refs) throws IOException {
         String commit = refs.get(0).endsWith(" HEAD") ? refs.get(0).substring(0, refs.get(0).indexOf(' ')) : "";
         if (!commit.matches("[0-9a-f]{40}")) {
             throw new IOException("the recipe tree " + target + " has no HEAD commit (git show-ref: " + refs + ")");
         }
-        String tags = refs.stream().skip(1).map(r -> r.substring(r.indexOf(' ') + 1))
-                .filter(r -> r.startsWith("refs/tags/")).map(r -> r.substring("refs/tags/".length()))
-                .collect(Collectors.joining("\n"));
-        return new Fetched(target, commit, releases(tags));
+        Map<String, String> targets = new HashMap<>();
+        for (String line : refs.subList(1, refs.size())) {
+            String id = line.substring(0, line.indexOf(' '));
+            String name = line.substring(line.indexOf(' ') + 1);
+            if (name.startsWith("refs/tags/") && name.endsWith("^{}")) {
+                targets.put(name.substring("refs/tags/".length(), name.length() - "^{}".length()), id);
+            } else if (name.startsWith("refs/tags/")) {
+                targets.putIfAbsent(name.substring("refs/tags/".length()), id);
+            }
+        }
+        return new Fetched(target, commit, releases(String.join("\n", targets.keySet())), targets);
     }
 
     /**
@@ -150,22 +198,20 @@ public final class RecipeFetch {
      * naming the fix, not git's own error. The tree at its new ref must hold no link leaving it.
      */
     public void moveTo(Path dir, String ref) throws IOException, InterruptedException {
-        ChildProcesses.Result resolved = processes.run(command(dir, "rev-parse", "--verify", "--quiet", "--end-of-options",
-                ref + "^{commit}"), null);
-        String commit = resolved.output().strip();
-        if (!resolved.ok() || !commit.matches("[0-9a-f]{40}")) {
-            throw new IOException("ref '" + ref + "' is not a commit, branch or tag of the recipe in " + dir.getFileName()
-                    + " (git cannot resolve it): pass -Dccci.ref=<a commit id, branch or tag of the recipe's repository>,"
-                    + " or leave it out to test the recipe's HEAD.");
-        }
-        git(dir, "checkout", "--quiet", "--detach", commit);
+        moved(dir, ref, whole(List.of("sh", "-c", MOVE, "sh", dir.toString(), ref)));
         RecipeTree.requireSelfContained(dir);
     }
 
-    /** The file at {@code ref} without checking it out (whole: what reads it judges it), or empty if it does not exist there. */
-    Optional<String> show(Path dir, String ref, String file) throws IOException, InterruptedException {
-        ChildProcesses.Whole result = whole(dir, "show", ref + ":" + file);
-        return result.ok() ? Optional.of(result.stdout()) : Optional.empty();
+    /**
+     * The file of the tree as checked out at its head (read while it is there), whole, or empty if
+     * it has none there, or one larger than {@link #LISTING_BYTES} (what reads it whole refuses it).
+     */
+    Optional<String> atHead(Fetched tree, String file) throws IOException {
+        Path path = tree.dir().resolve(file);
+        if (!Files.isRegularFile(path) || Files.size(path) > LISTING_BYTES) {
+            return Optional.empty();
+        }
+        return Optional.of(Files.readString(path, java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /**
@@ -192,9 +238,10 @@ public final class RecipeFetch {
         return stable.isPresent() ? stable : releases.stream().max(RecipeVersion::compareTo);
     }
 
-    /** The newest release tag on the head commit, if the head is a release. */
-    Optional<RecipeVersion> releaseAtHead(Fetched tree) throws IOException, InterruptedException {
-        return releases(listing(tree.dir(), "tag", "--points-at", tree.commit())).stream().max(RecipeVersion::compareTo);
+    /** The newest release tag on the head commit, if the head is a release (what {@code git tag --points-at} lists). */
+    Optional<RecipeVersion> releaseAtHead(Fetched tree) {
+        return releases(tree.tagTargets().entrySet().stream().filter(t -> t.getValue().equals(tree.commit()))
+                .map(Map.Entry::getKey).collect(Collectors.joining("\n"))).stream().max(RecipeVersion::compareTo);
     }
 
     private void materialize(Path versions, Path target) throws IOException, InterruptedException {
@@ -214,13 +261,17 @@ public final class RecipeFetch {
         }
         Files.createDirectories(target);
         if (VersionImport.applies(versions)) {
-            // every version at once: one fast-import, then main checked out (four git processes, not three a version)
-            git(target, "init", "--quiet", "--initial-branch=main");
-            Path stream = target.resolve(".git/ccci-versions.fi");
+            // every version at once: one fast-import, then main checked out, in one child (a shell
+            // running git three times), where committing and tagging them costs three a version
+            Path stream = target.getParent().resolve(target.getFileName() + ".ccci-versions.fi");
             VersionImport.write(versions, ordered, stream);
-            processes.runWithInput(command(target, "fast-import", "--quiet", "--done"), null, Map.of(), stream).orThrow();
-            Files.delete(stream);
-            git(target, "reset", "--quiet", "--hard", "main");
+            try {
+                processes.runWithInput(List.of("sh", "-c", "cd \"$1\" && git init --quiet --initial-branch=main"
+                        + " && git fast-import --quiet --done && git reset --quiet --hard main", "sh", target.toString()),
+                        null, Map.of(), stream).orThrow();
+            } finally {
+                Files.deleteIfExists(stream);
+            }
             return;
         }
         int day = 1;
@@ -285,12 +336,16 @@ public final class RecipeFetch {
     }
 
     private ChildProcesses.Whole whole(Path repo, String... args) throws IOException, InterruptedException {
+        return whole(command(repo, args));
+    }
+
+    private ChildProcesses.Whole whole(List<String> command) throws IOException, InterruptedException {
         try {
-            return processes.runWhole(command(repo, args), null, Map.of(), Duration.ofMinutes(5), LISTING_BYTES);
+            return processes.runWhole(command, null, Map.of(), Duration.ofMinutes(5), LISTING_BYTES);
         } catch (ChildProcesses.OutputTooLarge large) {
-            throw new IllegalStateException("the recipe in " + repo.getFileName() + ": git " + args[0] + " printed more than "
-                    + (LISTING_BYTES >> 20) + " MiB, the most ccci reads of a repository's listing or file (it judges them"
-                    + " whole or not at all): prune the repository's tags, or shrink the file.");
+            throw new IllegalStateException("the recipe: " + String.join(" ", command.subList(0, Math.min(command.size(), 4)))
+                    + "... printed more than " + (LISTING_BYTES >> 20) + " MiB, the most ccci reads of a repository's listing"
+                    + " (it judges it whole or not at all): prune the repository's tags.");
         }
     }
 

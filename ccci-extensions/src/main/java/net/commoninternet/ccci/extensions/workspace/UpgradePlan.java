@@ -20,7 +20,7 @@ public record UpgradePlan(Optional<RecipeVersion> base, String headCommit, Optio
      */
     public static UpgradePlan resolve(RecipeFetch fetch, RecipeFetch.Fetched tree, boolean upgrade, Optional<String> baseOverride)
             throws IOException, InterruptedException {
-        Optional<String> headVersion = fetch.show(tree.dir(), tree.commit(), "compose.yml").flatMap(UpgradePlan::versionLabel);
+        Optional<String> headVersion = fetch.atHead(tree, "compose.yml").flatMap(UpgradePlan::versionLabel);
         Optional<String> headRelease = fetch.releaseAtHead(tree).map(RecipeVersion::text);
         if (baseOverride.isPresent() && baseOverride.equals(headRelease)) {
             throw new IllegalStateException("UPGRADE_BASE_VERSION " + baseOverride.get() + " is the head itself: an upgrade"
