@@ -78,6 +78,13 @@ public final class Deployment implements LiveRun {
         return exec;
     }
 
+    /** No command goes into the app's containers after this: the shells ccci exec'd in them end (the teardown's first step). */
+    public synchronized void endCommands() {
+        if (exec != null) {
+            exec.close();
+        }
+    }
+
     @Override
     public LiveApp app() {
         return liveApp;

@@ -380,7 +380,11 @@ final class RunPhases {
                 run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", run.redact(String.valueOf(e.getMessage()))));
                 throw e;
             }
-            tiers(deployment);
+            try {
+                tiers(deployment);
+            } finally {
+                deployment.endCommands();
+            }
         } finally {
             teardown(prepared, tools, deps);
         }

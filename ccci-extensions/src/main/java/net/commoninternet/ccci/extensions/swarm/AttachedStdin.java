@@ -4,11 +4,12 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Frame;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Consumer;
 
 /**
- * The stdin of an attached container (the probe shell's, the browser's pipe): what ccci writes,
+ * The stdin of an attached container or exec (a shell of ccci's, the browser's pipe): what ccci writes,
  * read by docker-java's copier thread. Not a pipe: a pipe breaks when its writer thread ends, and
  * each write here comes from whichever thread probes. {@link #close} ends the stream: the copier
  * reads its end, and the container's stdin closes with the attach.
@@ -21,29 +22,43 @@ final class AttachedStdin extends InputStream {
     private int at;
     private volatile boolean closed;
 
-    /**
-     * Attaches {@code container} with this as its stdin, following its stdout and stderr: each frame
-     * to {@code frames}, the stream's failure to {@code failed}, its end to {@code ended}.
-     */
-    EngineStream<Frame> attach(DockerClient client, String container, Consumer<Frame> frames, Consumer<Throwable> failed,
-            Runnable ended) {
+    /** Who hears an attached stream: each frame of its stdout and stderr, its failure, its end. */
+    record Listener(Consumer<Frame> frames, Consumer<Throwable> failed, Runnable ended) {
+        EngineStream<Frame> stream() {
+            return new EngineStream<Frame>() {
+                @Override
+                public void onNext(Frame frame) {
+                    frames.accept(frame);
+                }
+
+                @Override
+                public void onError(Throwable throwable) {
+                    failed.accept(throwable);
+                }
+
+                @Override
+                public void onComplete() {
+                    ended.run();
+                }
+            };
+        }
+    }
+
+    /** Attaches {@code container} with this as its stdin, following its stdout and stderr, for {@code listener}. */
+    EngineStream<Frame> attach(DockerClient client, String container, Listener listener) {
         return client.attachContainerCmd(container).withStdIn(this).withStdOut(true).withStdErr(true)
-                .withFollowStream(true).exec(new EngineStream<Frame>() {
-                    @Override
-                    public void onNext(Frame frame) {
-                        frames.accept(frame);
-                    }
+                .withFollowStream(true).exec(listener.stream());
+    }
 
-                    @Override
-                    public void onError(Throwable throwable) {
-                        failed.accept(throwable);
-                    }
-
-                    @Override
-                    public void onComplete() {
-                        ended.run();
-                    }
-                });
+    /**
+     * Execs {@code command} in the running {@code container} on {@code engine} with this as its
+     * stdin, following its stdout and stderr (no terminal) for {@code listener}: its end is the
+     * command's, or the container's.
+     */
+    EngineStream<Frame> exec(DockerClient engine, String container, List<String> command, Listener listener) {
+        String exec = engine.execCreateCmd(container).withCmd(command.toArray(String[]::new)).withAttachStdin(true)
+                .withAttachStdout(true).withAttachStderr(true).exec().getId();
+        return engine.execStartCmd(exec).withStdIn(this).exec(listener.stream());
     }
 
     void write(byte[] bytes) {

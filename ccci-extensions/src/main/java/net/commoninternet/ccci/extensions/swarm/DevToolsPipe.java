@@ -54,9 +54,9 @@ final class DevToolsPipe implements AutoCloseable {
     private DevToolsPipe(DockerClient client, String container, long limit) {
         this.container = container;
         this.limit = limit;
-        this.stream = stdin.attach(client, container, this::received,
+        this.stream = stdin.attach(client, container, new AttachedStdin.Listener(this::received,
                 failure -> breakWith("the browser's stream failed: " + failure.getMessage()),
-                () -> breakWith("the browser exited"));
+                () -> breakWith("the browser exited")));
     }
 
     /** Attached to the created browser container {@code container}, before it starts: no message of it is missed. */

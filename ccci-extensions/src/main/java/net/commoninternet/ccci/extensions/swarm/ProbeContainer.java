@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * The one container a stack's probes run in: started once on the attachable {@code proxy}
  * network (so what it reaches is what traefik would route to, on whichever node a task runs:
  * {@code tasks.<service>} resolves to every task's address on the overlay), each probe a line to
- * its shell ({@link ProbeShell}: a few milliseconds with the probe's own process, where an exec
+ * its shell ({@link AttachedShell}: a few milliseconds with the probe's own process, where an exec
  * costs 35-45 ms and a container per probe about half a second), and removed with the stack by
  * its teardown, which finds it by its {@link StackLabels#PROBE} label.
  *
@@ -53,7 +53,7 @@ final class ProbeContainer {
     private final String stack;
     private final CompletableFuture<String> id;
     /** Attached at the first probe; guarded by this. */
-    private ProbeShell shell;
+    private AttachedShell shell;
     private int attaches;
     /** Attaches tried before probes go through an exec. */
     private static final int ATTACHES = 3;
@@ -84,7 +84,7 @@ final class ProbeContainer {
         for (int attempt = 1; ; attempt++) {
             // PID 1 of its own namespace (the probe shell) ignores TERM; the teardown removes it with force (KILL).
             String created = client.createContainerCmd(image)
-                    .withCmd(ProbeShell.COMMAND)
+                    .withCmd(AttachedShell.COMMAND)
                     .withStdinOpen(true)
                     .withStdInOnce(false)
                     .withLabels(Map.of(StackLabels.PROBE, stack))
@@ -123,12 +123,12 @@ final class ProbeContainer {
 
     /**
      * Runs {@code command} in the probe container, for at most {@code bound}; stdout and stderr
-     * apart, each capped: a line to the container's attached shell ({@link ProbeShell}), or an exec
+     * apart, each capped: a line to the container's attached shell ({@link AttachedShell}), or an exec
      * when the shell cannot take it.
      */
     Ran run(List<String> command, Duration bound) throws InterruptedException {
         String container = id();
-        for (ProbeShell next = shell(container); ProbeShell.fits(command) && next != null; next = reattach(container, next)) {
+        for (AttachedShell next = shell(container); AttachedShell.fits(command) && next != null; next = reattach(container, next)) {
             Optional<Ran> ran = next.run(command, bound);
             if (ran.isPresent()) {
                 return ran.get();
@@ -138,9 +138,9 @@ final class ProbeContainer {
     }
 
     /** The container's shell, attached at the first probe. */
-    private synchronized ProbeShell shell(String container) {
+    private synchronized AttachedShell shell(String container) {
         if (shell == null) {
-            shell = ProbeShell.attach(client, container);
+            shell = AttachedShell.attach(client, container);
             attaches++;
         }
         return shell;
@@ -151,11 +151,11 @@ final class ProbeContainer {
      * the attach met the container's start, or the engine's overlay race), at most {@link
      * #ATTACHES} in all; null: probes go through an exec from here on.
      */
-    private synchronized ProbeShell reattach(String container, ProbeShell ended) {
+    private synchronized AttachedShell reattach(String container, AttachedShell ended) {
         if (shell != ended || attaches >= ATTACHES || !ended.endedUnused()) {
             return null;
         }
-        shell = ProbeShell.attach(client, container);
+        shell = AttachedShell.attach(client, container);
         attaches++;
         return shell;
     }

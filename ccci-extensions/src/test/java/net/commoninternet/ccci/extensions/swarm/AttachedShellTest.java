@@ -7,16 +7,16 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The probe shell's line: what a recipe puts in a probe (a path, a domain) is one single-quoted
+ * A shell's line: what a recipe puts in a probe (a path, a domain) is one single-quoted
  * argument, never shell syntax, checked by a real {@code sh} (dash here, busybox's ash in the
  * container: both POSIX in what the line uses).
  */
-class ProbeShellTest {
+class AttachedShellTest {
 
     @Test
     void everyArgumentIsOneQuotedWordAndTheNonceLinesEndEachStream() throws Exception {
         List<String> command = List.of("printf", "%s|", "it's", "$(echo pwned)", "`id`", "a b", "\"q\"", ";exit 3", "");
-        String line = ProbeShell.line(command, "ccci-n0nce");
+        String line = AttachedShell.line(command, "ccci-n0nce");
         assertThat(line).endsWith("\n").doesNotContain("\n\n");
         Process sh = new ProcessBuilder("sh", "-c", "IFS= read -r line; eval \"$line\"").start();
         sh.getOutputStream().write(line.getBytes(StandardCharsets.UTF_8));
@@ -30,7 +30,7 @@ class ProbeShellTest {
 
     @Test
     void theExitStatusIsTheCommandsAndItsStdinIsNotTheShells() throws Exception {
-        String line = ProbeShell.line(List.of("sh", "-c", "cat; exit 7"), "ccci-n0nce");
+        String line = AttachedShell.line(List.of("sh", "-c", "cat; exit 7"), "ccci-n0nce");
         Process sh = new ProcessBuilder("sh", "-c", "while IFS= read -r line; do eval \"$line\"; done").start();
         sh.getOutputStream().write((line + "echo still-read\n").getBytes(StandardCharsets.UTF_8));
         sh.getOutputStream().close();
@@ -40,10 +40,23 @@ class ProbeShellTest {
     }
 
     @Test
+    void aMergedLineInterleavesTheCommandsStderrIntoItsStdoutAndLeavesStderrTheNonceAlone() throws Exception {
+        String line = AttachedShell.line(List.of("sh", "-c", "echo a; echo b >&2; echo c; exit 3"), "ccci-n0nce", true);
+        Process sh = new ProcessBuilder("sh", "-c", "while IFS= read -r line; do eval \"$line\"; done").start();
+        sh.getOutputStream().write(line.getBytes(StandardCharsets.UTF_8));
+        sh.getOutputStream().close();
+        String out = new String(sh.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(sh.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(sh.waitFor()).isZero();
+        assertThat(out).isEqualTo("a\nb\nc\n\nccci-n0nce 3\n");
+        assertThat(err).isEqualTo("\nccci-n0nce\n");
+    }
+
+    @Test
     void anArgumentThatIsNotOneLineGoesThroughAnExec() {
-        assertThat(ProbeShell.fits(List.of("wget", "http://tasks.app:80/"))).isTrue();
-        assertThat(ProbeShell.fits(List.of("wget", "/a\nb"))).isFalse();
-        assertThat(ProbeShell.fits(List.of("wget", "/a\rb"))).isFalse();
-        assertThat(ProbeShell.fits(List.of("wget", "/a\0b"))).isFalse();
+        assertThat(AttachedShell.fits(List.of("wget", "http://tasks.app:80/"))).isTrue();
+        assertThat(AttachedShell.fits(List.of("wget", "/a\nb"))).isFalse();
+        assertThat(AttachedShell.fits(List.of("wget", "/a\rb"))).isFalse();
+        assertThat(AttachedShell.fits(List.of("wget", "/a\0b"))).isFalse();
     }
 }

@@ -14,32 +14,44 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.lifetime.LongWait;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The probe container's own shell, attached once: a probe is one line written to its stdin and
- * read back off its output, a fraction of a millisecond where an exec costs 35-45 ms on this
- * kind of machine (runc starts a process in the container for each; measured in-process, 20
- * each: an attached line 0.2-0.7 ms, an exec of {@code true} 30-65 ms).
+ * A shell of ccci's own in a container, attached once: a command is one line written to its stdin
+ * and read back off its output, where an exec of its own costs a process the engine's runtime
+ * starts each time. Two kinds: the probe container's own shell, its PID 1 ({@link #attach}: a
+ * probe's line comes back in 15-30 ms under gVisor, an exec in 35-65 ms under runc); and a shell
+ * exec'd once into an app's running container ({@link #exec}), for ccci's and the recipe's
+ * commands in it (a marker, a hook, an assertion's exec: a line 13-18 ms under gVisor, an exec of
+ * its own 80-90 ms, measured against Debian's nginx).
  *
  * <p>The protocol: ccci writes {@code 'arg' 'arg' ... </dev/null; printf '\n%s %s\n' NONCE "$?";
- * printf '\n%s\n' NONCE >&2} as one line; the shell ({@link #COMMAND}) evaluates each line in
- * turn. Every argument is single-quoted (a quote inside as {@code '\''}), so nothing of a
+ * printf '\n%s\n' NONCE >&2} as one line (with {@code 2>&1} after the redirect of stdin when the
+ * caller wants the output merged, as an exec without a terminal would interleave it); the shell
+ * ({@link #COMMAND}) evaluates each line in turn. Every argument is single-quoted (a quote inside as {@code '\''}), so nothing of a
  * recipe's path or domain is expanded; an argument with a line break or a NUL cannot be one line
  * and goes through an exec instead ({@link #fits}). The command's stdin is {@code /dev/null}, so it
  * never reads the lines after it. Its output ends at the nonce's line on each stream (a nonce of
  * 128 random bits per command, so no output of an app can end it early); the exit status is the
  * number after it.
  *
+ * <p>A command of an exec'd shell is its child, in the container's own environment, working
+ * folder and user, as an exec's is; it cannot change the shell (a recipe's script goes in as
+ * {@code sh -c}, one argument). What an exec would not show: a process the command leaves in the
+ * background that writes to the output later writes into a later command's output (an exec's
+ * stream would stay open until it ends, and the wait for it would last its bound).
+ *
  * <p>Resource: the shell and its attach stream. Invariant: one command at a time (the methods are
  * synchronized), and a shell whose command outlived its bound, or whose stream ended, is never
- * written to again ({@link #broken}): the caller falls back to an exec. Scope: one probe
- * container; closed by {@link HttpProbe#close} before the stack's teardown.
+ * written to again ({@link #broken}): the caller falls back to an exec. Scope: one container; the
+ * probe container's is closed by {@link HttpProbe#close} before the stack's teardown, an app
+ * container's ends with the container (or {@link ContainerExec#close}).
  */
-final class ProbeShell implements AutoCloseable {
+final class AttachedShell implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ProbeShell.class);
+    private static final Logger LOG = LoggerFactory.getLogger(AttachedShell.class);
     /** What the probe container runs: PID 1, reading one command a line from its stdin. */
     static final List<String> COMMAND = List.of("sh", "-c", "while IFS= read -r line; do eval \"$line\"; done");
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -58,15 +70,27 @@ final class ProbeShell implements AutoCloseable {
     private boolean used;
     private final long attached = System.nanoTime();
 
-    private ProbeShell(DockerClient client, String container) {
-        this.container = container;
-        this.stream = stdin.attach(client, container, this::received,
-                failure -> ended(Break.STREAM_FAILED, "its stream failed: " + failure),
-                () -> ended(Break.STREAM_ENDED, "its stream ended" + (pendingNow() ? " while a probe was under way" : "")));
+    /** How a shell's stream is opened: the container's own attach, or an exec's. */
+    @FunctionalInterface
+    private interface Opening {
+        EngineStream<Frame> open(AttachedStdin stdin, AttachedStdin.Listener listener);
     }
 
-    static ProbeShell attach(DockerClient client, String container) {
-        return new ProbeShell(client, container);
+    private AttachedShell(String container, Opening opening) {
+        this.container = container;
+        this.stream = opening.open(stdin, new AttachedStdin.Listener(this::received,
+                failure -> ended(Break.STREAM_FAILED, "its stream failed: " + failure),
+                () -> ended(Break.STREAM_ENDED, "its stream ended" + (pendingNow() ? " while a command was under way" : ""))));
+    }
+
+    /** The shell that is the container's PID 1 ({@link #COMMAND}, the probe container's), attached. */
+    static AttachedShell attach(DockerClient client, String container) {
+        return new AttachedShell(container, (stdin, listener) -> stdin.attach(client, container, listener));
+    }
+
+    /** A shell ({@link #COMMAND}) exec'd into the running {@code container} on {@code engine}, attached. */
+    static AttachedShell exec(DockerClient engine, String container) {
+        return new AttachedShell(container, (stdin, listener) -> stdin.exec(engine, container, COMMAND, listener));
     }
 
     /** Whether {@code command} can go as one line: no argument holds a line break or a NUL. */
@@ -74,14 +98,19 @@ final class ProbeShell implements AutoCloseable {
         return command.stream().noneMatch(a -> a.indexOf('\n') >= 0 || a.indexOf('\r') >= 0 || a.indexOf('\0') >= 0);
     }
 
-    /** {@code command} as one line of the shell, each argument single-quoted. */
+    /** {@code command} as one line of the shell, each argument single-quoted, stdout and stderr apart. */
     static String line(List<String> command, String nonce) {
+        return line(command, nonce, false);
+    }
+
+    /** {@code command} as one line of the shell, each argument single-quoted; {@code merged}: its stderr into its stdout. */
+    static String line(List<String> command, String nonce, boolean merged) {
         StringBuilder line = new StringBuilder();
         for (String arg : command) {
             line.append(ContainerExec.quoted(arg)).append(' ');
         }
-        return line.append("</dev/null; printf '\\n%s %s\\n' ").append(nonce).append(" \"$?\"; printf '\\n%s\\n' ")
-                .append(nonce).append(" >&2\n").toString();
+        return line.append(merged ? "</dev/null 2>&1; " : "</dev/null; ").append("printf '\\n%s %s\\n' ").append(nonce)
+                .append(" \"$?\"; printf '\\n%s\\n' ").append(nonce).append(" >&2\n").toString();
     }
 
     /**
@@ -90,6 +119,18 @@ final class ProbeShell implements AutoCloseable {
      * end in time (the shell is broken from then on).
      */
     synchronized Optional<ProbeContainer.Ran> run(List<String> command, Duration bound) throws InterruptedException {
+        return run(command, LongWait.begin(LOG, "a command in container " + container.substring(0, Math.min(12,
+                container.length())), bound), false);
+    }
+
+    /**
+     * Runs {@code command} in the shell for at most {@code wait}'s bound, saying every {@link
+     * LongWait#EVERY} that it still waits; {@code merged}: its stderr into its stdout, as an exec's
+     * interleaves them. Empty when the shell cannot take it (broken before it was sent: run it as an
+     * exec); a result whose exit is null when it did not end in time (the shell is broken from then on).
+     */
+    synchronized Optional<ProbeContainer.Ran> run(List<String> command, LongWait wait, boolean merged)
+            throws InterruptedException {
         if (broken != null) {
             return Optional.empty();
         }
@@ -98,20 +139,19 @@ final class ProbeShell implements AutoCloseable {
         String nonce = "ccci-" + HexFormat.of().formatHex(nonceBytes);
         Pending current = new Pending(nonce);
         pending = current;
-        stdin.write(line(command, nonce).getBytes(StandardCharsets.UTF_8));
-        long deadline = System.nanoTime() + bound.toNanos();
+        stdin.write(line(command, nonce, merged).getBytes(StandardCharsets.UTF_8));
         try {
             while (!current.done() && broken == null) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    breakWith(Break.COMMAND_OUTLIVED_ITS_BOUND, "its command did not end within " + bound.toSeconds() + " s");
+                if (wait.over()) {
+                    breakWith(Break.COMMAND_OUTLIVED_ITS_BOUND, "its command did not end within its bound");
                     return Optional.of(new ProbeContainer.Ran(null, current.out.text(), current.err.text()));
                 }
-                TimeUnit.NANOSECONDS.timedWait(this, left);
+                TimeUnit.NANOSECONDS.timedWait(this, wait.slice().toNanos());
+                wait.tick(null);
             }
             if (!current.done()) {
-                // The stream ended under the command. Nothing of it came back: the probe (a GET, a
-                // connect) goes through an exec instead. Part of it came back: it is not run twice.
+                // The stream ended under the command. Nothing of it came back: the command (a GET, a
+                // connect, a marker) goes through an exec instead. Part of it came back: it is not run twice.
                 return current.out.total() + current.err.total() == 0 ? Optional.empty()
                         : Optional.of(new ProbeContainer.Ran(null, current.out.text(), current.err.text()));
             }
@@ -119,7 +159,7 @@ final class ProbeShell implements AutoCloseable {
             return Optional.of(new ProbeContainer.Ran(current.exit, current.stripped(current.out),
                     current.stripped(current.err)));
         } catch (InterruptedException e) {
-            breakWith(Break.INTERRUPTED, "a probe was interrupted");
+            breakWith(Break.INTERRUPTED, "a command was interrupted");
             throw e;
         } finally {
             pending = null;
@@ -149,10 +189,13 @@ final class ProbeShell implements AutoCloseable {
     private void breakWith(Break cause, String reason) {
         broken = cause;
         notifyAll();
-        LOG.info("the probe shell of container {} is not used any more ({}, {} ms after its attach){}",
-                container.substring(0, Math.min(12, container.length())), reason,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - attached),
-                used ? ": probes go through an exec" : "");
+        // a stream that ends between commands is a container that went (an upgrade replaces it): nothing to say
+        if (cause != Break.STREAM_ENDED || pending != null) {
+            LOG.info("the shell of container {} is not used any more ({}, {} ms after its attach){}",
+                    container.substring(0, Math.min(12, container.length())), reason,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - attached),
+                    used ? ": its commands go through an exec" : "");
+        }
         stdin.close();
         stream.closeQuietly();
     }
