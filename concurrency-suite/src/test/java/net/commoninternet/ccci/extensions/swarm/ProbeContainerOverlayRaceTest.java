@@ -33,7 +33,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * (moby/moby#31068), which holds an address of the overlay and keeps it from being removed; the
  * bed, swarm and all, goes when the test ends. Each trial removes the only other container on the
  * bed's {@code proxy} network and starts a container while that removal runs: a plain start
- * (the control) and a {@link ProbeContainer} start, alternately. Then the same with one more
+ * (the control) and a {@link ProbeContainer} start, alternately until the control met the race,
+ * then probe containers only (on a loaded machine the race is rarer: a probe container's start met
+ * it in none of 15 alternate trials once; alone, in 6 of 8). Then the same with one more
  * container that stays on the network, as the task of {@code scripts/setup-local-swarm}'s
  * {@code ccci-proxy-anchor} service does on a CI host (traefik, on a real server): no start is refused.
  */
@@ -42,7 +44,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 class ProbeContainerOverlayRaceTest {
 
     private static final int TRIALS = 6;
-    private static final int MAX_TRIALS = 30;
+    private static final int MAX_TRIALS = 40;
     private static DockerEngine engine;
 
     @BeforeAll
@@ -83,7 +85,7 @@ class ProbeContainerOverlayRaceTest {
                 assertThat(client.inspectNetworkCmd().withNetworkId(HttpProbe.PROXY_NETWORK).exec().getContainers().keySet()
                         .stream().filter(id -> !id.startsWith("lb-")))
                         .as("the sibling is the only container on the bed's proxy network").containsExactly(sibling);
-                if (trial % 2 == 0) {
+                if (trial % 2 == 0 && controlRefused == 0) {
                     controlRefused += refusedWhileLeaving(client, sibling) ? 1 : 0;
                 } else {
                     String stack = "ccci_race_" + trial;
