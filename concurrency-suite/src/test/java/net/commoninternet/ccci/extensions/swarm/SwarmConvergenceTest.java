@@ -258,14 +258,14 @@ class SwarmConvergenceTest {
 
     @Test
     void anUpdateRollsOutWhileSwarmHoldsItsMonitorWindowAndConvergesOnlyOnceItEndsTheUpdate() throws Exception {
-        UpdateConfig longMonitor = update(UpdateOrder.STOP_FIRST, UpdateFailureAction.PAUSE, Duration.ofSeconds(8));
+        UpdateConfig longMonitor = update(UpdateOrder.STOP_FIRST, UpdateFailureAction.PAUSE, Duration.ofSeconds(5));
         client.createServiceCmd(spec(2, TERMINATES_ON_TERM, "1").withUpdateConfig(longMonitor)).exec();
         assertThat(awaitConverged()).isTrue();
 
         updateTo(spec(2, TERMINATES_ON_TERM, "2").withUpdateConfig(longMonitor));
         SwarmConvergence.Report rollout = convergence.awaitRollout(STACK, WAIT);
 
-        // swarm still holds the update (its 8 s window), and every task that runs is of the new spec
+        // swarm still holds the update (its 5 s window), and every task that runs is of the new spec
         assertThat(updateState()).as("swarm's update state when the rollout was seen").isEqualTo(ServiceUpdateState.UPDATING);
         assertThat(rollout.rolledOut()).as(rollout.describe()).isTrue();
         assertThat(rollout.converged()).isFalse();
@@ -280,7 +280,7 @@ class SwarmConvergenceTest {
 
     @Test
     void aStartFirstUpdateIsNeitherRolledOutNorConvergedWhileAnOldTaskStillRuns() throws Exception {
-        // Each old task ignores TERM for its 6 s grace: it runs on beside the new one that long, past
+        // Each old task ignores TERM for its 4 s grace: it runs on beside the new one that long, past
         // swarm's "completed" (the monitor window is 1 s).
         UpdateConfig startFirst = update(UpdateOrder.START_FIRST, UpdateFailureAction.PAUSE, Duration.ofSeconds(1));
         client.createServiceCmd(lingering("1", startFirst)).exec();
@@ -301,10 +301,10 @@ class SwarmConvergenceTest {
                 .isIn(TaskState.SHUTDOWN, TaskState.COMPLETE, TaskState.FAILED);
     }
 
-    /** A service whose task ignores TERM and is given 6 s to stop. */
+    /** A service whose task ignores TERM and is given 4 s to stop. */
     private ServiceSpec lingering(String generation, UpdateConfig update) {
         ServiceSpec spec = spec(1, "trap '' TERM; sleep 600 & wait", generation).withUpdateConfig(update);
-        spec.getTaskTemplate().getContainerSpec().withStopGracePeriod(Duration.ofSeconds(6).toNanos());
+        spec.getTaskTemplate().getContainerSpec().withStopGracePeriod(Duration.ofSeconds(4).toNanos());
         return spec;
     }
 
