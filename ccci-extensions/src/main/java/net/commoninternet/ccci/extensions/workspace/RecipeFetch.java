@@ -196,10 +196,24 @@ public final class RecipeFetch {
      * Moves the tree to {@code ref} (a commit, branch or tag): resolved to a commit first, with
      * option parsing ended, then checked out by id; a ref git cannot resolve is one sentence
      * naming the fix, not git's own error. The tree at its new ref must hold no link leaving it.
+     * A tree this class already moved to that very commit (its detached HEAD names it) stays as it
+     * is: LINT's move to the head after the upgrade's is no second checkout.
      */
     public void moveTo(Path dir, String ref) throws IOException, InterruptedException {
+        if (ref.matches("[0-9a-f]{40}") && detachedAt(dir).equals(ref)) {
+            return;
+        }
         moved(dir, ref, whole(List.of("sh", "-c", MOVE, "sh", dir.toString(), ref)));
         RecipeTree.requireSelfContained(dir);
+    }
+
+    /** The commit the tree's HEAD is detached at (what {@link #MOVE} leaves in .git/HEAD), or "" if it is not detached. */
+    private static String detachedAt(Path dir) throws IOException {
+        Path head = dir.resolve(".git").resolve("HEAD");
+        if (!Files.isRegularFile(head, LinkOption.NOFOLLOW_LINKS) || Files.size(head) > 128) {
+            return "";
+        }
+        return Files.readString(head).strip();
     }
 
     /**
