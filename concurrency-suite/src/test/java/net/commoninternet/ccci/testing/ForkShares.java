@@ -4,16 +4,23 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import jnr.constants.platform.Errno;
 import jnr.constants.platform.OpenFlags;
 import jnr.posix.POSIX;
 import jnr.posix.POSIXFactory;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -34,13 +41,36 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * is let go once the engine is held. Registered for every class of the suite
  * (junit-platform.properties: extension autodetection); a class's locks are released when its
  * class context closes (the store closes what it holds).
+ *
+ * <p>Each fork also writes when its classes and tests begin and end, and how long each waited for
+ * the engine, to {@code target/ccci-fork-shares/timeline-<build's start>.tsv} (one appended line per event:
+ * milliseconds since the epoch, fork, event, class, test): where the suite's wall goes, for
+ * {@code scripts/bench timeline}.
  */
-public final class ForkShares implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback {
+public final class ForkShares implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback,
+        BeforeTestExecutionCallback, AfterTestExecutionCallback {
 
-    /** The test (or every test of the class) stops or restarts the shared engine: no other test of any fork runs meanwhile. */
+    /**
+     * The test (or every test of the class) stops or restarts the shared engine: no other test of any
+     * fork runs meanwhile. Tagged {@value #ALONE}: the suite's build runs these tests after all the
+     * others, in one fork of their own (concurrency-suite/pom.xml), so no fork idles waiting for them.
+     */
     @Retention(RetentionPolicy.RUNTIME)
     @Target({ElementType.TYPE, ElementType.METHOD})
+    @Tag(ALONE)
     public @interface AloneOnTheEngine {
+    }
+
+    /**
+     * The test must meet an engine race whose window a loaded machine makes rare (the other forks'
+     * runs): tagged {@value #ALONE}, so the suite's build runs it after the parallel forks, in one
+     * fork of its own, where the race is met within a few trials. It takes no lock of its own: where
+     * forks run beside it (an IDE's run of several classes), it only meets its race less often.
+     */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.TYPE, ElementType.METHOD})
+    @Tag(ALONE)
+    public @interface OnAQuietMachine {
     }
 
     /** The class brings the multi-node test bed up and down: one such class at a time across the forks. */
@@ -49,7 +79,12 @@ public final class ForkShares implements BeforeAllCallback, BeforeEachCallback, 
     public @interface OnTheTestBed {
     }
 
+    /** The tag of the tests the suite's build runs alone, after the parallel forks. */
+    public static final String ALONE = "alone";
+
     private static final Path DIR = Path.of("target/ccci-fork-shares");
+    /** This build's timeline: one file per build (its start, from Maven), written by all its forks. */
+    private static final Path TIMELINE = DIR.resolve("timeline-" + System.getProperty("ccci.test.build", "outside-maven") + ".tsv");
     /** flock(2) operations, fixed by the Linux ABI. */
     private static final int LOCK_SH = 1;
     private static final int LOCK_EX = 2;
@@ -62,6 +97,7 @@ public final class ForkShares implements BeforeAllCallback, BeforeEachCallback, 
             return; // its enclosing class holds what it needs
         }
         Files.createDirectories(DIR);
+        log("class-begin", context);
         ExtensionContext.Store store = context.getStore(SHARES);
         // the bed before the engine: a class waiting for the bed holds nothing another class of the bed may
         // wait for (one of the bed's tests holds the engine alone for its span)
@@ -69,19 +105,51 @@ public final class ForkShares implements BeforeAllCallback, BeforeEachCallback, 
             store.put("bed", Flock.take(DIR.resolve("test-bed.lock"), LOCK_EX));
         }
         store.put("engine", new EngineHold(test.isAnnotationPresent(AloneOnTheEngine.class) ? LOCK_EX : LOCK_SH));
+        log(test.isAnnotationPresent(AloneOnTheEngine.class) ? "engine-alone" : "engine-shared", context);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (!context.getRequiredTestClass().isAnnotationPresent(Nested.class)) {
+            log("class-end", context);
+        }
     }
 
     @Override
     public void beforeEach(ExtensionContext context) {
         if (context.getRequiredTestMethod().isAnnotationPresent(AloneOnTheEngine.class)) {
+            log("alone-wait", context);
             hold(context).take(LOCK_EX);
+            log("engine-alone", context);
         }
+    }
+
+    @Override
+    public void beforeTestExecution(ExtensionContext context) {
+        log("test-begin", context);
+    }
+
+    @Override
+    public void afterTestExecution(ExtensionContext context) {
+        log("test-end", context);
     }
 
     @Override
     public void afterEach(ExtensionContext context) {
         if (context.getRequiredTestMethod().isAnnotationPresent(AloneOnTheEngine.class)) {
             hold(context).take(context.getRequiredTestClass().isAnnotationPresent(AloneOnTheEngine.class) ? LOCK_EX : LOCK_SH);
+        }
+    }
+
+    /** One line of the timeline; a timeline that cannot be written changes nothing of the test. */
+    private static void log(String event, ExtensionContext context) {
+        String line = System.currentTimeMillis() + "\t" + ForkNamespace.FORK + "\t" + event + "\t"
+                + context.getRequiredTestClass().getName() + "\t" + context.getTestMethod().map(m -> m.getName()).orElse("")
+                + "\n";
+        try {
+            Files.writeString(TIMELINE, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            // the timeline is a figure, never a verdict
         }
     }
 
