@@ -294,7 +294,8 @@ class UntrustedRecipeTest {
 
     /** The last few lines of {@code out} that name {@code what}, each cut short: what a failed case's run said. */
     private static List<String> linesAbout(String out, String what) {
-        List<String> lines = out.lines().filter(l -> l.contains(what)).map(l -> l.length() > 400 ? l.substring(0, 400) + "..." : l)
+        // not the progress lines, which name every recipe done so far
+        List<String> lines = out.lines().filter(l -> l.contains(what) && !l.contains("== progress: ")).map(l -> l.length() > 400 ? l.substring(0, 400) + "..." : l)
                 .toList();
         return lines.subList(Math.max(0, lines.size() - 4), lines.size());
     }
