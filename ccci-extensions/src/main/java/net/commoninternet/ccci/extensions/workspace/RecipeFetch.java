@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.extensions.workspace;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -49,11 +50,6 @@ public final class RecipeFetch {
         public Fetched {
             releases = List.copyOf(releases);
             tagTargets = Map.copyOf(tagTargets);
-        }
-
-        /** A tree whose tags' targets are not known (none is taken to point at its head). */
-        public Fetched(Path dir, String commit, List<RecipeVersion> releases) {
-            this(dir, commit, releases, Map.of());
         }
     }
 
@@ -218,14 +214,20 @@ public final class RecipeFetch {
 
     /**
      * The file of the tree as checked out at its head (read while it is there), whole, or empty if
-     * it has none there, or one larger than {@link #LISTING_BYTES} (what reads it whole refuses it).
+     * it has none there; one larger than {@link #LISTING_BYTES} is refused in one sentence, as the
+     * same file read through git was (what reads it judges it whole or not at all).
      */
     Optional<String> atHead(Fetched tree, String file) throws IOException {
         Path path = tree.dir().resolve(file);
-        if (!Files.isRegularFile(path) || Files.size(path) > LISTING_BYTES) {
+        if (!Files.isRegularFile(path)) {
             return Optional.empty();
         }
-        return Optional.of(Files.readString(path, java.nio.charset.StandardCharsets.UTF_8));
+        if (Files.size(path) > LISTING_BYTES) {
+            throw new IllegalStateException("the recipe in " + tree.dir().getFileName() + ": its " + file + " is larger than "
+                    + (LISTING_BYTES >> 20) + " MiB, the most ccci reads of a recipe's file (it judges it whole or not at"
+                    + " all): shrink the file.");
+        }
+        return Optional.of(Files.readString(path, StandardCharsets.UTF_8));
     }
 
     /**

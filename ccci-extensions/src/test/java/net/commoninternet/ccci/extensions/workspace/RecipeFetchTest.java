@@ -171,6 +171,19 @@ class RecipeFetchTest {
         assertThat(fetch.atHead(tree, "compose.yml")).contains("release b\n");
     }
 
+    /** A head's file is read whole or refused in one sentence: never a cut copy, never taken for absent. */
+    @Test
+    void aHeadFileLargerThanWhatCcciReadsIsRefusedInOneSentence() throws Exception {
+        Path tree = Files.createDirectories(dir.resolve("big-tree"));
+        Files.writeString(tree.resolve("compose.yml"), "x".repeat(RecipeFetch.LISTING_BYTES + 1));
+        RecipeFetch.Fetched fetched = new RecipeFetch.Fetched(tree, "0".repeat(40), List.of(), Map.of());
+
+        assertThat(fetch.atHead(fetched, "absent.yml")).isEmpty();
+        assertThatThrownBy(() -> fetch.atHead(fetched, "compose.yml")).isInstanceOf(IllegalStateException.class)
+                .hasMessage("the recipe in big-tree: its compose.yml is larger than 4 MiB, the most ccci reads of a"
+                        + " recipe's file (it judges it whole or not at all): shrink the file.");
+    }
+
     /**
      * The one fast-import of every version gives the very commits and tags that committing and
      * tagging them one after the other gives (the ids of the bundled recipes' releases, and so their
