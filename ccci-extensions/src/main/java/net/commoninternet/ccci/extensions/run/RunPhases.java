@@ -254,16 +254,13 @@ final class RunPhases {
                 fetched.completeExceptionally(e);
             }
         });
-        Prepared prepared;
         try {
             timeline.time("janitor", () -> sweep(docker, leases(docker, why -> LOG.warn("janitor: {}", why))));
-            prepared = fetched.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : new IllegalStateException(e.getCause());
         } catch (Exception | Error e) {
             awaitEnd(fetched);
             throw e;
         }
+        Prepared prepared = awaited(fetched);
         announce(prepared);
         return prepared;
     }

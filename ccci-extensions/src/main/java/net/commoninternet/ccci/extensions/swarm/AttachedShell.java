@@ -98,11 +98,6 @@ final class AttachedShell implements AutoCloseable {
         return command.stream().noneMatch(a -> a.indexOf('\n') >= 0 || a.indexOf('\r') >= 0 || a.indexOf('\0') >= 0);
     }
 
-    /** {@code command} as one line of the shell, each argument single-quoted, stdout and stderr apart. */
-    static String line(List<String> command, String nonce) {
-        return line(command, nonce, false);
-    }
-
     /** {@code command} as one line of the shell, each argument single-quoted; {@code merged}: its stderr into its stdout. */
     static String line(List<String> command, String nonce, boolean merged) {
         StringBuilder line = new StringBuilder();

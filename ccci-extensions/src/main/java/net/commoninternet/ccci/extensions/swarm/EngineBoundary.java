@@ -53,15 +53,9 @@ public final class EngineBoundary {
     /**
      * Both boundaries, or one sentence per missing one: refused unless {@code accepted}, else warned.
      * The accepted ones are not checked at all (the operator has said this host runs without them).
-     */
-    public static void require(DockerEngine docker, Set<Boundary> accepted, ChildProcesses children)
-            throws IOException, InterruptedException {
-        require(docker, accepted, accepted.contains(Boundary.EGRESS) ? Optional.empty() : egressMissing(docker.host(), children));
-    }
-
-    /**
-     * As {@link #require(DockerEngine, Set, ChildProcesses)}, with the egress rules of the engine's
-     * host already read ({@link #egressMissing}: what it said, for {@code docker.host()}).
+     * The egress rules of the engine's host are read before ({@link #egressMissing}, for {@code
+     * docker.host()}: the run reads them while its connection is made); {@code egressMissing} is
+     * what that said, and is not looked at when the egress boundary is accepted.
      */
     public static void require(DockerEngine docker, Set<Boundary> accepted, Optional<String> egressMissing) {
         Map<Boundary, Optional<String>> missing = new EnumMap<>(Boundary.class);

@@ -16,40 +16,25 @@ class AttachedShellTest {
     @Test
     void everyArgumentIsOneQuotedWordAndTheNonceLinesEndEachStream() throws Exception {
         List<String> command = List.of("printf", "%s|", "it's", "$(echo pwned)", "`id`", "a b", "\"q\"", ";exit 3", "");
-        String line = AttachedShell.line(command, "ccci-n0nce");
+        String line = AttachedShell.line(command, "ccci-n0nce", false);
         assertThat(line).endsWith("\n").doesNotContain("\n\n");
-        Process sh = new ProcessBuilder("sh", "-c", "IFS= read -r line; eval \"$line\"").start();
-        sh.getOutputStream().write(line.getBytes(StandardCharsets.UTF_8));
-        sh.getOutputStream().close();
-        String out = new String(sh.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(sh.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(sh.waitFor()).isZero();
-        assertThat(out).isEqualTo("it's|$(echo pwned)|`id`|a b|\"q\"|;exit 3||\nccci-n0nce 0\n");
-        assertThat(err).isEqualTo("\nccci-n0nce\n");
+        Shell sh = Shell.reading(line);
+        assertThat(sh.out).isEqualTo("it's|$(echo pwned)|`id`|a b|\"q\"|;exit 3||\nccci-n0nce 0\n");
+        assertThat(sh.err).isEqualTo("\nccci-n0nce\n");
     }
 
     @Test
     void theExitStatusIsTheCommandsAndItsStdinIsNotTheShells() throws Exception {
-        String line = AttachedShell.line(List.of("sh", "-c", "cat; exit 7"), "ccci-n0nce");
-        Process sh = new ProcessBuilder("sh", "-c", "while IFS= read -r line; do eval \"$line\"; done").start();
-        sh.getOutputStream().write((line + "echo still-read\n").getBytes(StandardCharsets.UTF_8));
-        sh.getOutputStream().close();
-        String out = new String(sh.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(sh.waitFor()).isZero();
-        assertThat(out).isEqualTo("\nccci-n0nce 7\nstill-read\n");
+        String line = AttachedShell.line(List.of("sh", "-c", "cat; exit 7"), "ccci-n0nce", false);
+        assertThat(Shell.reading(line + "echo still-read\n").out).isEqualTo("\nccci-n0nce 7\nstill-read\n");
     }
 
     @Test
     void aMergedLineInterleavesTheCommandsStderrIntoItsStdoutAndLeavesStderrTheNonceAlone() throws Exception {
         String line = AttachedShell.line(List.of("sh", "-c", "echo a; echo b >&2; echo c; exit 3"), "ccci-n0nce", true);
-        Process sh = new ProcessBuilder("sh", "-c", "while IFS= read -r line; do eval \"$line\"; done").start();
-        sh.getOutputStream().write(line.getBytes(StandardCharsets.UTF_8));
-        sh.getOutputStream().close();
-        String out = new String(sh.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(sh.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(sh.waitFor()).isZero();
-        assertThat(out).isEqualTo("a\nb\nc\n\nccci-n0nce 3\n");
-        assertThat(err).isEqualTo("\nccci-n0nce\n");
+        Shell sh = Shell.reading(line);
+        assertThat(sh.out).isEqualTo("a\nb\nc\n\nccci-n0nce 3\n");
+        assertThat(sh.err).isEqualTo("\nccci-n0nce\n");
     }
 
     @Test
@@ -58,5 +43,21 @@ class AttachedShellTest {
         assertThat(AttachedShell.fits(List.of("wget", "/a\nb"))).isFalse();
         assertThat(AttachedShell.fits(List.of("wget", "/a\rb"))).isFalse();
         assertThat(AttachedShell.fits(List.of("wget", "/a\0b"))).isFalse();
+    }
+
+    /**
+     * What a real {@code sh} reading {@code lines} as the shell does ({@link AttachedShell#COMMAND})
+     * printed on each stream; it must end with status 0.
+     */
+    private record Shell(String out, String err) {
+        static Shell reading(String lines) throws Exception {
+            Process sh = new ProcessBuilder(AttachedShell.COMMAND).start();
+            sh.getOutputStream().write(lines.getBytes(StandardCharsets.UTF_8));
+            sh.getOutputStream().close();
+            String out = new String(sh.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String err = new String(sh.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(sh.waitFor()).isZero();
+            return new Shell(out, err);
+        }
     }
 }

@@ -111,7 +111,7 @@ class LintTierTest {
         String domain = "hedg-1a2b3c.ci.commoninternet.net";
         RunWorkspace workspace = new RunWorkspace(dir.resolve("run"), new RunAbraDir(abraDir, dir.resolve("canonical")), null,
                 children, null);
-        Checkout checkout = new Checkout(new RecipeFetch.Fetched(tree, head, List.of()), head, domain,
+        Checkout checkout = new Checkout(new RecipeFetch.Fetched(tree, head, List.of(), Map.of()), head, domain,
                 new UpgradePlan(Optional.empty(), head, Optional.empty(), Optional.empty(), "not selected"));
         App app = new App(RECIPE, domain, tree, dir.resolve("app.env"), Map.of());
         Deployment deployment = new Deployment(new Prepared(CiKeys.defaults(), Set.of(Tier.LINT), workspace, checkout, null),
