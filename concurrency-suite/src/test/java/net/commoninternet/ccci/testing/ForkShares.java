@@ -64,10 +64,8 @@ public final class ForkShares implements BeforeAllCallback, AfterAllCallback, Be
     /**
      * The test must meet an engine race whose window a loaded machine makes rare (the other forks'
      * runs): tagged {@value #ALONE}, so the suite's build runs it after the parallel forks, in one
-     * fork of its own, where the race is met within a few trials. On a class, it holds the engine
-     * exclusively for the class's span, as {@link AloneOnTheEngine} does: whatever else holds the
-     * engine shared (a fault soak beside the build, .ci/run; another fork's class in an IDE's run)
-     * has ended before it begins.
+     * fork of its own, where the race is met within a few trials. It takes no lock of its own: where
+     * forks run beside it (an IDE's run of several classes), it only meets its race less often.
      */
     @Retention(RetentionPolicy.RUNTIME)
     @Target({ElementType.TYPE, ElementType.METHOD})
@@ -106,8 +104,8 @@ public final class ForkShares implements BeforeAllCallback, AfterAllCallback, Be
         if (test.isAnnotationPresent(OnTheTestBed.class)) {
             store.put("bed", Flock.take(DIR.resolve("test-bed.lock"), LOCK_EX));
         }
-        store.put("engine", new EngineHold(aloneForItsSpan(test) ? LOCK_EX : LOCK_SH));
-        log(aloneForItsSpan(test) ? "engine-alone" : "engine-shared", context);
+        store.put("engine", new EngineHold(test.isAnnotationPresent(AloneOnTheEngine.class) ? LOCK_EX : LOCK_SH));
+        log(test.isAnnotationPresent(AloneOnTheEngine.class) ? "engine-alone" : "engine-shared", context);
     }
 
     @Override
@@ -139,13 +137,8 @@ public final class ForkShares implements BeforeAllCallback, AfterAllCallback, Be
     @Override
     public void afterEach(ExtensionContext context) {
         if (context.getRequiredTestMethod().isAnnotationPresent(AloneOnTheEngine.class)) {
-            hold(context).take(aloneForItsSpan(context.getRequiredTestClass()) ? LOCK_EX : LOCK_SH);
+            hold(context).take(context.getRequiredTestClass().isAnnotationPresent(AloneOnTheEngine.class) ? LOCK_EX : LOCK_SH);
         }
-    }
-
-    /** A class that holds the engine exclusively for its whole span. */
-    private static boolean aloneForItsSpan(Class<?> test) {
-        return test.isAnnotationPresent(AloneOnTheEngine.class) || test.isAnnotationPresent(OnAQuietMachine.class);
     }
 
     /** One line of the timeline; a timeline that cannot be written changes nothing of the test. */
