@@ -147,7 +147,13 @@ public final class ChildProcesses {
      */
     public Whole runWhole(List<String> command, Path workDir, Map<String, String> extraEnv, Duration timeout, int limitBytes)
             throws IOException, InterruptedException {
-        Outputs outputs = run(new Call(command, workDir, extraEnv, timeout), null, limitBytes);
+        return runWhole(command, workDir, extraEnv, timeout, limitBytes, null);
+    }
+
+    /** As {@link #runWhole(List, Path, Map, Duration, int)}, with the file {@code input} (null: none) as the child's standard input. */
+    public Whole runWhole(List<String> command, Path workDir, Map<String, String> extraEnv, Duration timeout, int limitBytes,
+            Path input) throws IOException, InterruptedException {
+        Outputs outputs = run(new Call(command, workDir, extraEnv, timeout), input, limitBytes);
         String stdout = outputs.out().await(DRAIN_GRACE);
         if (outputs.out().cut()) {
             throw new OutputTooLarge(command, limitBytes);

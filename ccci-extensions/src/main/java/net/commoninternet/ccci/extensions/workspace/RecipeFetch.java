@@ -63,7 +63,11 @@ public final class RecipeFetch {
         if (Files.exists(source.resolve(".git"))) {
             git(null, "clone", "--quiet", source.toString(), target.toString());
         } else if (Files.isDirectory(source.resolve("versions"))) {
-            materialize(source.resolve("versions"), target);
+            Optional<String> refs = materialize(source.resolve("versions"), target);
+            if (refs.isPresent() && ref == null) {
+                RecipeTree.requireSelfContained(target);
+                return fetched(target, refs.get().lines().toList());
+            }
         } else if (Files.isRegularFile(source.resolve("compose.yml"))) {
             copyTree(source, target);
             commitAll(target, "working tree of " + source.getFileName(), 0);
@@ -260,7 +264,12 @@ public final class RecipeFetch {
                 .map(Map.Entry::getKey).collect(Collectors.joining("\n"))).stream().max(RecipeVersion::compareTo);
     }
 
-    private void materialize(Path versions, Path target) throws IOException, InterruptedException {
+    /**
+     * The versions as a repository at {@code target}, main checked out; when one fast-import wrote
+     * them all, what {@code git show-ref --head --tags --dereference} printed after it (the same
+     * child: the tree is at its head), else empty.
+     */
+    private Optional<String> materialize(Path versions, Path target) throws IOException, InterruptedException {
         List<String> names;
         try (Stream<Path> entries = Files.list(versions)) {
             names = entries.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
@@ -277,18 +286,26 @@ public final class RecipeFetch {
         }
         Files.createDirectories(target);
         if (VersionImport.applies(versions)) {
-            // every version at once: one fast-import, then main checked out, in one child (a shell
-            // running git three times), where committing and tagging them costs three a version
+            // every version at once: one fast-import, then main checked out and the refs listed, in
+            // one child (a shell running git four times), where committing and tagging them costs
+            // three a version. The import stays a pack: under fast-import's unpack limit (100
+            // objects) git would start unpack-objects to write each object loose, a child of its own
+            // (30-40 ms of a cold run's fetch, docs/benchmarks.md) for a repository read a few times.
             Path stream = target.getParent().resolve(target.getFileName() + ".ccci-versions.fi");
             VersionImport.write(versions, ordered, stream);
             try {
-                processes.runWithInput(List.of("sh", "-c", "cd \"$1\" && git init --quiet --initial-branch=main"
-                        + " && git fast-import --quiet --done && git reset --quiet --hard main", "sh", target.toString()),
-                        null, Map.of(), stream).orThrow();
+                List<String> command = List.of("sh", "-c", "cd \"$1\" && git init --quiet --initial-branch=main"
+                        + " && git -c fastimport.unpackLimit=0 fast-import --quiet --done && git reset --quiet --hard main"
+                        + " && git show-ref --head --tags --dereference", "sh", target.toString());
+                ChildProcesses.Whole imported = whole(command, stream);
+                if (!imported.ok()) {
+                    throw new IOException(String.join(" ", command) + " exited " + imported.exitCode() + ": "
+                            + imported.stderr().strip());
+                }
+                return Optional.of(imported.stdout());
             } finally {
                 Files.deleteIfExists(stream);
             }
-            return;
         }
         int day = 1;
         for (RecipeVersion version : ordered) {
@@ -303,6 +320,7 @@ public final class RecipeFetch {
             processes.run(command(target, "-c", "tag.gpgsign=false", "tag", "-a", version.text(), "-m", "release " + version),
                     null, identity(day++), Duration.ofMinutes(1)).orThrow();
         }
+        return Optional.empty();
     }
 
     private void commitAll(Path repo, String message, int day) throws IOException, InterruptedException {
@@ -356,8 +374,13 @@ public final class RecipeFetch {
     }
 
     private ChildProcesses.Whole whole(List<String> command) throws IOException, InterruptedException {
+        return whole(command, null);
+    }
+
+    /** As {@link #whole(List)}, with the file {@code input} (null: none) as the child's standard input. */
+    private ChildProcesses.Whole whole(List<String> command, Path input) throws IOException, InterruptedException {
         try {
-            return processes.runWhole(command, null, Map.of(), Duration.ofMinutes(5), LISTING_BYTES);
+            return processes.runWhole(command, null, Map.of(), Duration.ofMinutes(5), LISTING_BYTES, input);
         } catch (ChildProcesses.OutputTooLarge large) {
             throw new IllegalStateException("the recipe: " + String.join(" ", command.subList(0, Math.min(command.size(), 4)))
                     + "... printed more than " + (LISTING_BYTES >> 20) + " MiB, the most ccci reads of a repository's listing"
