@@ -405,12 +405,6 @@ final class RunPhases {
             tools.driver().deploy(app);
             // the one probe container of the app: its start overlaps the convergence wait
             tools.http().prepare(app.stack());
-            // and the app's browser, when the run pictures its page (AppPictures): chromium's start overlaps it too
-            Set<Tier> pictured = EnumSet.noneOf(Tier.class);
-            prepared.tiers().stream().filter(AppPictures.PICTURED::contains).forEach(pictured::add);
-            if (!pictured.isEmpty()) {
-                tools.browser().prepare(app.stack(), app.domain(), tools.http(), pictured.size());
-            }
             return null;
         });
         SwarmConvergence.Report converged = timeline.time("convergence", () -> {
@@ -421,6 +415,12 @@ final class RunPhases {
             app = app.withSecrets(mounted);
             return report;
         });
+        // the app's browser, when the run pictures its page (AppPictures): chromium's start overlaps the ready probe
+        Set<Tier> pictured = EnumSet.noneOf(Tier.class);
+        prepared.tiers().stream().filter(AppPictures.PICTURED::contains).forEach(pictured::add);
+        if (!pictured.isEmpty()) {
+            tools.browser().prepare(app.stack(), app.domain(), tools.http(), pictured.size());
+        }
         return new Deployment(prepared, tools, deps, app, converged);
     }
 
