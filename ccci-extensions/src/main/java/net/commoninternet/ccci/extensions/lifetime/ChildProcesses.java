@@ -147,13 +147,21 @@ public final class ChildProcesses {
      */
     public Whole runWhole(List<String> command, Path workDir, Map<String, String> extraEnv, Duration timeout, int limitBytes)
             throws IOException, InterruptedException {
-        return runWhole(command, workDir, extraEnv, timeout, limitBytes, null);
+        return whole(new Call(command, workDir, extraEnv, timeout), null, limitBytes);
     }
 
-    /** As {@link #runWhole(List, Path, Map, Duration, int)}, with the file {@code input} (null: none) as the child's standard input. */
-    public Whole runWhole(List<String> command, Path workDir, Map<String, String> extraEnv, Duration timeout, int limitBytes,
-            Path input) throws IOException, InterruptedException {
-        Outputs outputs = run(new Call(command, workDir, extraEnv, timeout), input, limitBytes);
+    /**
+     * As {@link #runWhole(List, Path, Map, Duration, int)} in ccci's folder with no values of the
+     * caller's, with the file {@code input} as the child's standard input.
+     */
+    public Whole runWholeWithInput(List<String> command, Duration timeout, int limitBytes, Path input)
+            throws IOException, InterruptedException {
+        return whole(new Call(command, null, Map.of(), timeout), input, limitBytes);
+    }
+
+    private Whole whole(Call call, Path input, int limitBytes) throws IOException, InterruptedException {
+        List<String> command = call.command();
+        Outputs outputs = run(call, input, limitBytes);
         String stdout = outputs.out().await(DRAIN_GRACE);
         if (outputs.out().cut()) {
             throw new OutputTooLarge(command, limitBytes);

@@ -380,7 +380,8 @@ public final class RecipeFetch {
     /** As {@link #whole(List)}, with the file {@code input} (null: none) as the child's standard input. */
     private ChildProcesses.Whole whole(List<String> command, Path input) throws IOException, InterruptedException {
         try {
-            return processes.runWhole(command, null, Map.of(), Duration.ofMinutes(5), LISTING_BYTES, input);
+            return input == null ? processes.runWhole(command, null, Map.of(), Duration.ofMinutes(5), LISTING_BYTES)
+                    : processes.runWholeWithInput(command, Duration.ofMinutes(5), LISTING_BYTES, input);
         } catch (ChildProcesses.OutputTooLarge large) {
             throw new IllegalStateException("the recipe: " + String.join(" ", command.subList(0, Math.min(command.size(), 4)))
                     + "... printed more than " + (LISTING_BYTES >> 20) + " MiB, the most ccci reads of a repository's listing"
