@@ -235,8 +235,9 @@ public final class PageBrowser implements AutoCloseable {
 
     /**
      * Starts the browser for {@code stack}'s routed service (the one {@link HttpProbe#target}
-     * names) under {@code domain}, on a thread of its own: called once the stack is deployed, so
-     * its start overlaps the convergence wait. Nothing starts when no service is routed. Once it
+     * names) under {@code domain}, on a thread of its own: called once the stack has converged (its
+     * start beside the app's own sandboxes' took their CPU), so it overlaps the ready probe and the
+     * install's checks. Nothing starts when no service is routed. Once it
      * took {@code pictures} pictures its chromium exits (an idle headless shell costs little, but
      * nothing is gained by keeping it); a later picture starts a browser of its own.
      */
@@ -245,7 +246,7 @@ public final class PageBrowser implements AutoCloseable {
             try {
                 http.target(stack).ifPresent(t -> browser(new Site(stack, t.service(), domain)).left().set(pictures));
             } catch (RuntimeException e) {
-                LOG.info("no browser was started beside the convergence of {} (a picture starts its own): {}", stack,
+                LOG.info("no browser was started ahead of the pictures of {} (a picture starts its own): {}", stack,
                         DockerEngine.engineSays(e));
             }
         }, "ccci-browser-" + stack);
