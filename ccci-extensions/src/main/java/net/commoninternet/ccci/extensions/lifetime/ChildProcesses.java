@@ -152,7 +152,7 @@ public final class ChildProcesses {
 
     /**
      * As {@link #runWhole(List, Path, Map, Duration, int)} in ccci's folder with no values of the
-     * caller's, with the file {@code input} as the child's standard input.
+     * caller's, with the file {@code input} (null: none) as the child's standard input.
      */
     public Whole runWholeWithInput(List<String> command, Duration timeout, int limitBytes, Path input)
             throws IOException, InterruptedException {

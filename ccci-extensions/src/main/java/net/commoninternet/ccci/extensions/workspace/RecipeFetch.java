@@ -60,14 +60,11 @@ public final class RecipeFetch {
     }
 
     public Fetched fetch(Path source, Path target, String ref) throws IOException, InterruptedException {
+        Optional<String> listed = Optional.empty();
         if (Files.exists(source.resolve(".git"))) {
             git(null, "clone", "--quiet", source.toString(), target.toString());
         } else if (Files.isDirectory(source.resolve("versions"))) {
-            Optional<String> refs = materialize(source.resolve("versions"), target);
-            if (refs.isPresent() && ref == null) {
-                RecipeTree.requireSelfContained(target);
-                return fetched(target, refs.get().lines().toList());
-            }
+            listed = materialize(source.resolve("versions"), target);
         } else if (Files.isRegularFile(source.resolve("compose.yml"))) {
             copyTree(source, target);
             commitAll(target, "working tree of " + source.getFileName(), 0);
@@ -75,7 +72,7 @@ public final class RecipeFetch {
             throw new IOException("recipe folder " + source + " holds neither a git repository, versions/<version>/"
                     + " trees, nor a compose.yml: point -Dccci.recipes at a directory of recipe folders.");
         }
-        return checkout(target, ref);
+        return checkout(target, ref, listed);
     }
 
     /**
@@ -89,7 +86,7 @@ public final class RecipeFetch {
                     + " recipe: clone it there first, or unset " + HostVariables.SKIP_FETCH + ".");
         }
         copyTree(staged, target);
-        return checkout(target, ref);
+        return checkout(target, ref, Optional.empty());
     }
 
     /**
@@ -105,12 +102,17 @@ public final class RecipeFetch {
     /**
      * The tree at {@code ref} (else as it is), then HEAD and the tags, in one child (a shell running
      * git): "<id> HEAD" first, then "<id> refs/tags/<tag>" each, and after an annotated tag
-     * "<commit> refs/tags/<tag>^{}", the commit it points at.
+     * "<commit> refs/tags/<tag>^{}", the commit it points at. {@code listed}: that listing of the
+     * tree as it is, when the child that made it printed it already.
      */
-    private Fetched checkout(Path target, String ref) throws IOException, InterruptedException {
-        String refs = ref == null ? listing(target, "show-ref", "--head", "--tags", "--dereference")
-                : moved(target, ref, whole(List.of("sh", "-c", MOVE + " && git -C \"$1\" show-ref --head --tags --dereference",
-                        "sh", target.toString(), ref)));
+    private Fetched checkout(Path target, String ref, Optional<String> listed) throws IOException, InterruptedException {
+        String refs;
+        if (ref != null) {
+            refs = moved(target, ref, whole(List.of("sh", "-c", MOVE + " && git -C \"$1\" show-ref --head --tags --dereference",
+                    "sh", target.toString(), ref)));
+        } else {
+            refs = listed.isPresent() ? listed.get() : listing(target, "show-ref", "--head", "--tags", "--dereference");
+        }
         RecipeTree.requireSelfContained(target);
         return fetched(target, refs.lines().toList());
     }
@@ -297,12 +299,7 @@ public final class RecipeFetch {
                 List<String> command = List.of("sh", "-c", "cd \"$1\" && git init --quiet --initial-branch=main"
                         + " && git -c fastimport.unpackLimit=0 fast-import --quiet --done && git reset --quiet --hard main"
                         + " && git show-ref --head --tags --dereference", "sh", target.toString());
-                ChildProcesses.Whole imported = whole(command, stream);
-                if (!imported.ok()) {
-                    throw new IOException(String.join(" ", command) + " exited " + imported.exitCode() + ": "
-                            + imported.stderr().strip());
-                }
-                return Optional.of(imported.stdout());
+                return Optional.of(stdout(whole(command, stream), "the import of " + versions));
             } finally {
                 Files.deleteIfExists(stream);
             }
@@ -361,10 +358,13 @@ public final class RecipeFetch {
      * upgrade from), so a cut copy would let the tags in its middle pass unjudged.
      */
     private String listing(Path repo, String... args) throws IOException, InterruptedException {
-        ChildProcesses.Whole result = whole(repo, args);
+        return stdout(whole(repo, args), "git " + String.join(" ", args) + " in " + repo.getFileName());
+    }
+
+    /** What {@code result}'s child printed, or its exit status and own words when it failed ({@code what}: the child, named). */
+    private static String stdout(ChildProcesses.Whole result, String what) throws IOException {
         if (!result.ok()) {
-            throw new IOException("git " + String.join(" ", args) + " in " + repo.getFileName() + " exited " + result.exitCode()
-                    + ": " + result.stderr().strip());
+            throw new IOException(what + " exited " + result.exitCode() + ": " + result.stderr().strip());
         }
         return result.stdout();
     }
@@ -380,8 +380,7 @@ public final class RecipeFetch {
     /** As {@link #whole(List)}, with the file {@code input} (null: none) as the child's standard input. */
     private ChildProcesses.Whole whole(List<String> command, Path input) throws IOException, InterruptedException {
         try {
-            return input == null ? processes.runWhole(command, null, Map.of(), Duration.ofMinutes(5), LISTING_BYTES)
-                    : processes.runWholeWithInput(command, Duration.ofMinutes(5), LISTING_BYTES, input);
+            return processes.runWholeWithInput(command, Duration.ofMinutes(5), LISTING_BYTES, input);
         } catch (ChildProcesses.OutputTooLarge large) {
             throw new IllegalStateException("the recipe: " + String.join(" ", command.subList(0, Math.min(command.size(), 4)))
                     + "... printed more than " + (LISTING_BYTES >> 20) + " MiB, the most ccci reads of a repository's listing"
