@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -176,6 +178,10 @@ class JanitorSweepTest {
     @Test
     void theLongHeldFlagNeedsAnAgePastItsBoundAndALockHeldDuringTheWatchIsLive() throws Exception {
         hold(A);
+        // a lock's age is whole seconds (its file's mtime, set when it was taken): one taken just before
+        // a second turned would read 1 s old at once, past a zero bound; dated a minute ahead it is
+        // 0 s old for the whole sweep, so the sweep sees an age equal to its bound, never past it
+        Files.setLastModifiedTime(AppDomainLock.path(locks, A), FileTime.from(Instant.now().plusSeconds(60)));
         assertThat(janitor(Duration.ZERO).sweep(Set.of(A))).containsEntry(A, Outcome.LIVE);
         heldLocks.remove(0).release();
         AppDomainLease other = host("b", locks.resolve("b"));
