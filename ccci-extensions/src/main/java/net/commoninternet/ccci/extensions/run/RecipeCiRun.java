@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
 import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
 import net.commoninternet.ccci.extensions.lifetime.ParentDeathSignal;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.EngineBoundary;
+import net.commoninternet.ccci.extensions.workspace.RecipeLabels;
+import net.commoninternet.ccci.extensions.workspace.RecipeVersion;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;
 import net.commoninternet.ccci.lifecycle.RunLifecycle;
 import net.commoninternet.ccci.lifecycle.RunPlan;
@@ -32,16 +36,23 @@ public final class RecipeCiRun implements RunLifecycle {
     /** Whether this JVM's warm-up was begun: once, whatever the number of discoveries. */
     private static final AtomicBoolean WARMED_UP = new AtomicBoolean();
 
+    /** What the warm-up parses: constants, never a recipe's text. */
+    private static final String WARM_RELEASE = "1.0.0+1.22.1";
+    private static final String WARM_COMPOSE = "services:\n  app:\n    deploy:\n      labels:\n        - coop-cloud.app.version=1.0.0+1.22.1\n";
+
     private volatile RecipeCommand command;
 
     /**
      * The engine found runs to execute, right after the JVM started: the parent is noted now (so the
      * guards see later whether it died before they were armed), and what the first run would pay
      * before its first deploy begins, each on a thread of its own: its engine connection
-     * (docker-java's first use), and jnr-posix (the locks' flock and the child processes' signals),
-     * loaded once per JVM, then one child process that does nothing ({@code /bin/true}): the JVM's
-     * first child costs about 25 ms more than the next (measured: 36 ms against 13 in a bare JVM),
-     * which the run's boundary check would pay.
+     * (docker-java's first use); and jnr-posix (the locks' flock and the child processes' signals),
+     * loaded once per JVM, then the egress rules read for the first run's boundary check
+     * ({@link EngineBoundary#readEgressEarly}, the JVM's first child, which costs about 25 ms more
+     * than the next: 36 ms against 13 in a bare JVM), then the parsers the fetch and the upgrade
+     * plan use first, on constant text: release tags (java-semver) and the head's compose.yml
+     * (Jackson's YAML over SnakeYAML), whose classes took the plan 25-97 ms of a cold run's way to
+     * its first deploy, 7-16 ms once loaded here (docs/benchmarks.md).
      */
     @Override
     public void warmUp() {
@@ -50,18 +61,19 @@ public final class RecipeCiRun implements RunLifecycle {
         }
         ParentDeathSignal.noteParent();
         DockerEngine.connectEarly();
-        Thread posix = new Thread(() -> {
+        Thread loading = new Thread(() -> {
             try {
                 Class.forName(ChildProcesses.class.getName(), true, RecipeCiRun.class.getClassLoader());
-                new ChildProcesses(Map.of()).run(List.of("/bin/true"), null);
+                EngineBoundary.readEgressEarly(new ChildProcesses(Map.of(ChildEnvironment.DOCKER_HOST,
+                        DockerEngine.configuredHost())));
+                RecipeVersion.parse(WARM_RELEASE);
+                RecipeLabels.parse(WARM_COMPOSE);
             } catch (ClassNotFoundException | LinkageError | IOException e) {
                 // then the run loads it itself, and says so if it cannot
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
-        }, "ccci-load-posix");
-        posix.setDaemon(true);
-        posix.start();
+        }, "ccci-warm-up");
+        loading.setDaemon(true);
+        loading.start();
     }
 
     @Override

@@ -142,7 +142,7 @@ final class RunPhases {
         } else {
             helper("ccci-egress-rules", true, () -> {
                 try {
-                    egress.complete(EngineBoundary.egressMissing(host, hostTools));
+                    egress.complete(EngineBoundary.egressMissingReadEarly(host, hostTools));
                 } catch (Exception | Error e) {
                     egress.completeExceptionally(e);
                 }

@@ -21,7 +21,7 @@ class LoadingTheLifecycleTest {
         try (Helper jvm = Helper.jvm(LoadAndWarmUp.class)) {
             assertThat(jvm.awaitLine("loaded ")).endsWith("loaded net.commoninternet.ccci.extensions.run.RecipeCiRun, threads []");
             // the same look sees them once they are started: it can tell
-            assertThat(jvm.awaitLine("warmed up, threads")).contains("ccci-engine-connect", "ccci-load-posix");
+            assertThat(jvm.awaitLine("warmed up, threads")).contains("ccci-engine-connect", "ccci-warm-up");
         }
     }
 
