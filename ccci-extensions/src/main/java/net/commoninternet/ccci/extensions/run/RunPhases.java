@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -407,21 +408,33 @@ final class RunPhases {
             tools.http().prepare(app.stack());
             return null;
         });
+        // the app's browser, when the run pictures its page (AppPictures), begun once the app's own tasks
+        // have started: chromium's start (3-3.5 s of CPU under gVisor) then overlaps their healthchecks,
+        // the stability window and the ready probe, not their sandboxes' starts, which it slowed
+        Set<Tier> pictured = EnumSet.noneOf(Tier.class);
+        prepared.tiers().stream().filter(AppPictures.PICTURED::contains).forEach(pictured::add);
+        Runnable browser = pictured.isEmpty() ? () -> { } : once(() -> tools.browser().prepare(app.stack(), app.domain(),
+                tools.http(), pictured.size()));
         SwarmConvergence.Report converged = timeline.time("convergence", () -> {
             SwarmConvergence.Report report = new SwarmConvergence(tools.docker())
-                    .await(app.stack(), DeployTimeout.of(prepared.keys(), app, prepared.workspace().children()));
+                    .await(app.stack(), DeployTimeout.of(prepared.keys(), app, prepared.workspace().children()), browser);
             Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack(), app.secretValues().keySet());
             console.addSecrets(mounted.values());
             app = app.withSecrets(mounted);
             return report;
         });
-        // the app's browser, when the run pictures its page (AppPictures): chromium's start overlaps the ready probe
-        Set<Tier> pictured = EnumSet.noneOf(Tier.class);
-        prepared.tiers().stream().filter(AppPictures.PICTURED::contains).forEach(pictured::add);
-        if (!pictured.isEmpty()) {
-            tools.browser().prepare(app.stack(), app.domain(), tools.http(), pictured.size());
-        }
+        browser.run(); // a stack whose tasks never all started: now, as for any ended convergence
         return new Deployment(prepared, tools, deps, app, converged);
+    }
+
+    /** {@code work}, run by the first call only. */
+    private static Runnable once(Runnable work) {
+        AtomicBoolean ran = new AtomicBoolean();
+        return () -> {
+            if (ran.compareAndSet(false, true)) {
+                work.run();
+            }
+        };
     }
 
     /**

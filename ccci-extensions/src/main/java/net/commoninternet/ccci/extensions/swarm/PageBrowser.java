@@ -235,9 +235,11 @@ public final class PageBrowser implements AutoCloseable {
 
     /**
      * Starts the browser for {@code stack}'s routed service (the one {@link HttpProbe#target}
-     * names) under {@code domain}, on a thread of its own: called once the stack has converged (its
-     * start beside the app's own sandboxes' took their CPU), so it overlaps the ready probe and the
-     * install's checks. Nothing starts when no service is routed. Once it
+     * names) under {@code domain}, on a thread of its own: called once every task of the stack has
+     * started (its start beside the app's own sandboxes' took their CPU; {@link
+     * SwarmConvergence#await(String, java.time.Duration, Runnable)}), so it overlaps their
+     * healthchecks, the stability window, the ready probe and the install's checks. Nothing starts
+     * when no service is routed. Once it
      * took {@code pictures} pictures its chromium exits (an idle headless shell costs little, but
      * nothing is gained by keeping it); a later picture starts a browser of its own.
      */

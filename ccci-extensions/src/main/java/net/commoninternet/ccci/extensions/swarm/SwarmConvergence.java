@@ -118,7 +118,18 @@ public final class SwarmConvergence {
 
     /** Waits until the stack converges, fails for good, or {@code timeout} passes. */
     public Report await(String stack, Duration timeout) throws InterruptedException {
-        return await(stack, timeout, false);
+        return await(stack, timeout, false, null);
+    }
+
+    /**
+     * {@link #await(String, Duration)}, and {@code onceStarted} is run once, on this thread, at the
+     * first look that finds every service of the stack with its desired number of current-spec
+     * tasks started (each task starting, its container's start begun, which it stays until its
+     * healthcheck passes, or running), before their healthchecks pass and their stability windows
+     * end; never if no look finds that (a service of a never-updated stack only).
+     */
+    public Report await(String stack, Duration timeout, Runnable onceStarted) throws InterruptedException {
+        return await(stack, timeout, false, onceStarted);
     }
 
     /**
@@ -127,15 +138,16 @@ public final class SwarmConvergence {
      * operation's checks may look at while {@link #await} waits out the window for the verdict.
      */
     public Report awaitRollout(String stack, Duration timeout) throws InterruptedException {
-        return await(stack, timeout, true);
+        return await(stack, timeout, true, null);
     }
 
-    private Report await(String stack, Duration timeout, boolean rollout) throws InterruptedException {
+    private Report await(String stack, Duration timeout, boolean rollout, Runnable onceStarted) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         LongWait waiting = LongWait.begin(LOG, "stack " + stack + (rollout ? " to roll out" : " to converge"), timeout);
         try (SwarmEvents events = SwarmEvents.subscribe(docker.client())) {
             StableAt stableAt = new StableAt();
             Report report = inspect(stack, stableAt, rollout);
+            Runnable toRun = ranIfStarted(stableAt, onceStarted);
             long lastEvent = System.nanoTime() - SETTLING.toNanos();
             while (!(rollout ? report.rolledOut() : report.converged()) && !report.failed() && System.nanoTime() < deadline) {
                 // No event marks the end of a stability window, nor a task state reaching the store
@@ -146,6 +158,7 @@ public final class SwarmConvergence {
                 }
                 stableAt = new StableAt();
                 report = inspect(stack, stableAt, rollout);
+                toRun = ranIfStarted(stableAt, toRun);
                 waiting.tick(report::describe);
             }
             if (!(rollout ? report.rolledOut() : report.converged()) && !report.failed()) {
@@ -158,6 +171,15 @@ public final class SwarmConvergence {
         }
     }
 
+    /** Runs {@code onceStarted} if the look found every service started: what is left to run (nothing once it ran). */
+    private static Runnable ranIfStarted(StableAt look, Runnable onceStarted) {
+        if (onceStarted != null && look.started) {
+            onceStarted.run();
+            return null;
+        }
+        return onceStarted;
+    }
+
     /** One inspection of every service of the stack. */
     public Report inspect(String stack) {
         return inspect(stack, new StableAt(), false);
@@ -165,10 +187,12 @@ public final class SwarmConvergence {
 
     /**
      * The earliest moment a service that only waits out its stability window gets past it (no
-     * event marks it); null when none does. One inspection's, on the waiting thread.
+     * event marks it), null when none does; and whether every service had its desired tasks
+     * started. One inspection's, on the waiting thread.
      */
     private static final class StableAt {
         private Instant earliest;
+        private boolean started;
 
         void windowEndsAt(Instant end) {
             if (earliest == null || end.isBefore(earliest)) {
@@ -197,9 +221,13 @@ public final class SwarmConvergence {
         List<String> problems = new ArrayList<>();
         List<String> settling = new ArrayList<>();
         boolean failed = false;
+        boolean started = true;
         for (Service service : services) {
             String name = service.getSpec().getName();
             ServiceUpdateState update = service.getUpdateStatus() == null ? null : service.getUpdateStatus().getState();
+            List<JsonNode> current = tasks.getOrDefault(service.getId(), List.of());
+            started &= update == null && current.stream().filter(t -> "running".equals(t.path("DesiredState").asText())
+                    && STARTED.contains(state(t))).count() >= desired(service.getSpec().getMode());
             if (update == ServiceUpdateState.PAUSED || update == ServiceUpdateState.ROLLBACK_PAUSED) {
                 failed = true;
                 problems.add(name + ": update " + update.name().toLowerCase() + ": " + service.getUpdateStatus().getMessage());
@@ -209,7 +237,6 @@ public final class SwarmConvergence {
                 problems.add(name + ": " + update.name().toLowerCase());
                 continue;
             }
-            List<JsonNode> current = tasks.getOrDefault(service.getId(), List.of());
             // only a service that was ever updated (swarm keeps an update status from then on) has older tasks
             Optional<String> problem = serviceProblem(service, current, stableAt)
                     .or(() -> update == null ? Optional.empty() : olderTaskActive(service, current));
@@ -220,8 +247,12 @@ public final class SwarmConvergence {
                 problem.ifPresent(problems::add);
             }
         }
+        stableAt.started = started;
         return new Report(problems.isEmpty() && settling.isEmpty(), failed, problems, settling);
     }
+
+    /** Task states whose container has started: a task with a healthcheck is starting until it passes. */
+    private static final List<String> STARTED = List.of("starting", "running");
 
     /** Task states from which a task runs no more (swarm's terminal states). */
     private static final List<String> ENDED = List.of("complete", "shutdown", "failed", "rejected", "remove", "orphaned");

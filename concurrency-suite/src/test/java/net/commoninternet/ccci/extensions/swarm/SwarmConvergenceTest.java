@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LogCapture;
 import org.awaitility.Awaitility;
@@ -220,9 +221,14 @@ class SwarmConvergenceTest {
                                 .withHealthCheck(new HealthCheck().withTest(List.of("CMD", "test", "-f", "/tmp/healthy"))
                                         .withInterval(Duration.ofMillis(500).toNanos()).withRetries(1000))))).exec();
         String container = awaitContainer();
-        SwarmConvergence.Report whileStarting = convergence.await(STACK, Duration.ofSeconds(3));
+        // what is told once the task started (a run starts its browser there): once, while still unhealthy
+        List<String> healthWhenStarted = new ArrayList<>();
+        SwarmConvergence.Report whileStarting = convergence.await(STACK, Duration.ofSeconds(3),
+                () -> healthWhenStarted.add(health(container)));
         assertThat(whileStarting.converged()).as("converged before the healthcheck passed").isFalse();
         assertThat(health(container)).isEqualTo("starting");
+        assertThat(healthWhenStarted).as("told once, with the task started and its healthcheck not yet passed")
+                .containsExactly("starting");
 
         exec(container, "touch", "/tmp/healthy");
 
@@ -256,7 +262,9 @@ class SwarmConvergenceTest {
         client.createSecretCmd(new com.github.dockerjava.api.model.SecretSpec().withName(STACK + "_pw_v1")
                 .withData("cHc=").withLabels(StackLabels.of(STACK))).exec();
         client.createNetworkCmd().withName(STACK + "_default").withDriver("overlay").withLabels(StackLabels.of(STACK)).exec();
-        assertThat(convergence.await(STACK, Duration.ofSeconds(5)).converged()).isFalse();
+        AtomicInteger told = new AtomicInteger();
+        assertThat(convergence.await(STACK, Duration.ofSeconds(5), told::incrementAndGet).converged()).isFalse();
+        assertThat(told).as("never told that every task started: one service's image does not exist").hasValue(0);
         StackTeardown teardown = new StackTeardown(client);
 
         assertThat(teardown.teardown(STACK)).isEmpty();
