@@ -126,7 +126,8 @@ public final class SwarmConvergence {
      * first look that finds every service of the stack with its desired number of current-spec
      * tasks started (each task starting, its container's start begun, which it stays until its
      * healthcheck passes, or running), before their healthchecks pass and their stability windows
-     * end; never if no look finds that (a service of a never-updated stack only).
+     * end; never if no look finds that. A first deploy's: a service swarm has ever updated (it keeps
+     * an update status from then on) never counts as started.
      */
     public Report await(String stack, Duration timeout, Runnable onceStarted) throws InterruptedException {
         return await(stack, timeout, false, onceStarted);
