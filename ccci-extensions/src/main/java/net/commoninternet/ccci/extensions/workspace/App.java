@@ -71,6 +71,13 @@ public record App(String recipe, String domain, Path recipeDir, Path envFile, Ma
                         + " appends to COMPOSE_FILE (\"$COMPOSE_FILE:...\") with no COMPOSE_FILE line before it, or has"
                         + " a doubled ':'; set COMPOSE_FILE=\"compose.yml\" first.");
             }
+            if (file.contains(",") || file.contains("\"")) {
+                // the docker CLI reads each -c value as comma-separated (CSV, quotes and all): ccci would
+                // judge one file where the CLI reads others
+                throw new IOException("COMPOSE_FILE entry " + file + " of " + recipe + " has a ',' or '\"', which the"
+                        + " docker CLI reads as a list of other files than the one ccci judges; list the files separated"
+                        + " by ':' and name no file with a ',' or a '\"'.");
+            }
             files.add(file);
         }
         return List.copyOf(files);

@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.workspace;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -28,7 +29,9 @@ public final class RecipeTree {
 
     /**
      * Refuses the tree if any symbolic link in it (its {@code .git} aside, which is git's) points
-     * outside it, lexically or absolutely; links are read, never followed.
+     * outside it, as written (lexically or absolutely) or where it really leads (followed through
+     * every link on the way, as a reader of it would: {@code d -> .} makes {@code d/d/../..} the
+     * tree's parent); nothing is read through a link here.
      */
     public static void requireSelfContained(Path tree) throws IOException {
         Path root = tree.toRealPath();
@@ -50,7 +53,7 @@ public final class RecipeTree {
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
                 if (attrs.isSymbolicLink()) {
                     Path target = Files.readSymbolicLink(file);
-                    if (!file.getParent().resolve(target).normalize().startsWith(root)) {
+                    if (!file.getParent().resolve(target).normalize().startsWith(root) || !leadsInside(file, root)) {
                         found[0] = root.getFileName() + ": " + root.relativize(file) + " is a symbolic link to " + target
                                 + ", outside the recipe: ccci reads a recipe from its own tree only and never follows a"
                                 + " link out of it; replace the link by the file itself.";
@@ -61,6 +64,22 @@ public final class RecipeTree {
             }
         });
         return Optional.ofNullable(found[0]);
+    }
+
+    /**
+     * Whether the link, followed as a reader of it would (every link on the way, {@code d -> .}
+     * included), ends inside the tree: a target that reads as inside can climb out through a link
+     * to the tree itself. A link to nothing leads nowhere (nothing of the host is read through it);
+     * one that cannot be followed (a loop) is not inside.
+     */
+    private static boolean leadsInside(Path link, Path root) {
+        try {
+            return link.toRealPath().startsWith(root);
+        } catch (NoSuchFileException e) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**

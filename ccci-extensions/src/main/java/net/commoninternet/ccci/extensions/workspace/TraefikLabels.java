@@ -101,7 +101,10 @@ final class TraefikLabels {
         return ROUTER_SCALARS.contains(option) && !value.contains("@internal") ? Optional.empty() : unknown();
     }
 
-    private static Optional<String[]> middleware(ComposeJudging judging, String option, String value) {
+    private static Optional<String[]> middleware(ComposeJudging judging, String written, String value) {
+        // traefik's label decoder matches option names whatever their case: judged by the lower-case
+        // name, so a refused option (usersFile, errors.Service) stays refused in any spelling
+        String option = written.toLowerCase(Locale.ROOT);
         String type = option.split("\\.", 2)[0];
         if (type.equals("forwardauth") || type.equals("plugin")) {
             return refuse("makes traefik dial an address the recipe chooses, with the request's headers",

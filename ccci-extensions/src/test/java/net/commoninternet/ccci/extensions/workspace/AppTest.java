@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.workspace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -36,6 +37,22 @@ class AppTest {
         assertThatThrownBy(app::composeFiles).hasMessage("COMPOSE_FILE=:compose.postgres.yml of guestbook has an empty entry:"
                 + " its .env.sample appends to COMPOSE_FILE (\"$COMPOSE_FILE:...\") with no COMPOSE_FILE line before it, or"
                 + " has a doubled ':'; set COMPOSE_FILE=\"compose.yml\" first.");
+    }
+
+    /**
+     * The docker CLI reads each {@code -c} value as a comma-separated list (quotes included), so an
+     * entry {@code compose.yml,hidden.yml} would be judged as one file and read by the CLI as two:
+     * refused in one sentence before any file is judged or any child started.
+     */
+    @Test
+    void aComposeFileEntryTheCliWouldSplitIsRefused() throws Exception {
+        for (String entry : new String[] {"compose.yml,hidden.yml", "compose.yml,/etc/x.yml", "\"a,b\".yml"}) {
+            App app = app("COMPOSE_FILE='compose.yml:" + entry + "'\n");
+
+            assertThatThrownBy(app::composeFiles).as(entry).isInstanceOf(IOException.class)
+                    .hasMessageContaining("COMPOSE_FILE entry " + entry + " of guestbook has a ',' or '\"'")
+                    .hasMessageEndingWith("list the files separated by ':' and name no file with a ',' or a '\"'.");
+        }
     }
 
     @Test

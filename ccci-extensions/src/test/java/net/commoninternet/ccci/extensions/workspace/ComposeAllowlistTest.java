@@ -171,6 +171,26 @@ class ComposeAllowlistTest {
                 .contains("is a traefik label ccci does not know to be safe");
     }
 
+    /**
+     * Traefik matches a label's option names whatever their case (its label decoder compares field
+     * names case-insensitively), so a middleware option is judged by its lower-case name: the refused
+     * ones stay refused in any spelling.
+     */
+    @Test
+    void aMiddlewareOptionIsJudgedWhateverItsCaseAsTraefikReadsIt() throws Exception {
+        String middleware = "traefik.http.middlewares.${STACK_NAME}-x.";
+        assertThat(refusal(SERVICE + labels(middleware + "basicauth.usersFile=/etc/shadow") + PROXY))
+                .contains("makes traefik read a file of its host");
+        assertThat(refusal(SERVICE + labels(middleware + "digestAuth.UsersFile=/etc/shadow") + PROXY))
+                .contains("makes traefik read a file of its host");
+        assertThat(refusal(SERVICE + labels(middleware + "errors.Service=api@internal") + PROXY))
+                .contains("chains api@internal, which is not the run's own");
+        assertThat(refusal(SERVICE + labels(middleware + "chain.Middlewares=other-auth@file") + PROXY))
+                .contains("chains other-auth@file, which is not the run's own");
+        assertThat(refusal(SERVICE + labels(middleware + "ForwardAuth.address=http://169.254.169.254/") + PROXY))
+                .contains("makes traefik dial an address the recipe chooses");
+    }
+
     @Test
     void moreThanOneRunsShareOfTheHostIsRefused() throws Exception {
         assertThat(refusal(SERVICE + "    deploy: {replicas: 50}\n" + PROXY)).startsWith("evil: service app asks for 50"

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.extensions.workspace;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
@@ -50,6 +51,32 @@ class RecipeTreeTest {
         assertThat(target.resolve("h")).isSymbolicLink();
         assertThat(Files.readSymbolicLink(target.resolve("h"))).isEqualTo(host);
         assertThat(Files.isDirectory(target.resolve("h"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+    }
+
+    /**
+     * A link's target is judged where it really leads, not as written: with {@code d -> .}, the
+     * target {@code d/d/../../host/marker} reads as inside the tree but climbs out of it.
+     */
+    @Test
+    void aLinkThatLeavesTheTreeThroughALinkToItselfIsRefused() throws Exception {
+        Path tree = recipe("climbs").toRealPath();
+        Files.createSymbolicLink(tree.resolve("d"), Path.of("."));
+        Files.createSymbolicLink(tree.resolve(".env.sample"), Path.of("d/d/../../host/marker"));
+        assertThat(Files.readString(tree.resolve(".env.sample"))).as("the link reaches the host's file").isEqualTo("host's own file\n");
+
+        assertThatThrownBy(() -> RecipeTree.requireSelfContained(tree)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("climbs: .env.sample is a symbolic link to d/d/../../host/marker, outside the recipe: ccci reads a"
+                        + " recipe from its own tree only and never follows a link out of it; replace the link by the file itself.");
+    }
+
+    @Test
+    void aLinkToItselfOrToAFileOfTheTreeThroughOneIsNotRefused() throws Exception {
+        Path tree = recipe("inward").toRealPath();
+        Files.createSymbolicLink(tree.resolve("d"), Path.of("."));
+        Files.createSymbolicLink(tree.resolve("compose.link.yml"), Path.of("d/d/compose.yml"));
+        Files.createSymbolicLink(tree.resolve("gone.yml"), Path.of("not-there.yml"));
+
+        assertThatCode(() -> RecipeTree.requireSelfContained(tree)).doesNotThrowAnyException();
     }
 
     @Test
