@@ -74,6 +74,28 @@ class ChildProcessesTest {
         return pid;
     }
 
+    /**
+     * A stop that lands just before a child starts (the run's thread already interrupted): the
+     * child's process group does not exist yet when the run kills it (its setsid comes a few
+     * milliseconds and two execs after the start), so the child itself is killed too. Before, the
+     * child outlived {@code run} and wrote its marker in 10 rounds of 10.
+     */
+    @Test
+    void aChildStartedByAnInterruptedThreadDoesNotOutliveRun() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            Path marker = sandbox.resolve("acted-" + round);
+            Thread.currentThread().interrupt();
+            assertThatThrownBy(() -> children.run(List.of("sh", "-c", "sleep 1; echo acted > " + marker), sandbox, Map.of(),
+                    Duration.ofSeconds(30))).isInstanceOf(InterruptedException.class);
+            // the child would have written its marker at 1 s: look until 3 s
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() < until && !Files.exists(marker)) {
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+            assertThat(marker).as("round %d: the child lived on after run threw", round).doesNotExist();
+        }
+    }
+
     @Test
     void eachChildLeadsAProcessGroupAndSessionOfItsOwn() throws Exception {
         ChildProcesses.Result result = start(Duration.ofMinutes(1), "read -r stat < /proc/$$/stat; echo \"$$ $stat\"")
