@@ -110,7 +110,7 @@ public final class ChildProcesses {
     private static final Map<String, String> FROM_HOST = ChildEnvironment.inherited();
 
     private final Map<String, String> environment;
-    /** The group ids of the children running now. */
+    /** The children running now, by their group id (their pid). */
     private final Map<Long, Process> live = new ConcurrentHashMap<>();
 
     public ChildProcesses(Map<String, String> environment) {

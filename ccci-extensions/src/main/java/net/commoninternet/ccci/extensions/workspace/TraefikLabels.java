@@ -59,7 +59,9 @@ final class TraefikLabels {
             return unknown();
         }
         String name = part[3];
-        String option = part[4];
+        // traefik's label decoder matches option names whatever their case: each is judged by its
+        // lower-case name, so a refused option (usersFile, errors.Service) stays refused in any spelling
+        String option = part[4].toLowerCase(Locale.ROOT);
         if (!own(judging, name)) {
             return refuse("names a traefik " + part[2].replaceFirst("s$", "") + " outside the run's own (" + judging.stack
                     + "), so it can join or replace another app's", "name it ${STACK_NAME} or ${STACK_NAME}-<name>.");
@@ -101,10 +103,7 @@ final class TraefikLabels {
         return ROUTER_SCALARS.contains(option) && !value.contains("@internal") ? Optional.empty() : unknown();
     }
 
-    private static Optional<String[]> middleware(ComposeJudging judging, String written, String value) {
-        // traefik's label decoder matches option names whatever their case: judged by the lower-case
-        // name, so a refused option (usersFile, errors.Service) stays refused in any spelling
-        String option = written.toLowerCase(Locale.ROOT);
+    private static Optional<String[]> middleware(ComposeJudging judging, String option, String value) {
         String type = option.split("\\.", 2)[0];
         if (type.equals("forwardauth") || type.equals("plugin")) {
             return refuse("makes traefik dial an address the recipe chooses, with the request's headers",
