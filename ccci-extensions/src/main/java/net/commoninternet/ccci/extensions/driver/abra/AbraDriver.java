@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.swarm.DomainFence;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.workspace.App;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
@@ -42,8 +43,14 @@ public final class AbraDriver implements AppDriver {
 
     /** @param policy what the app's compose may ask of the host, checked before abra makes its secrets */
     public AbraDriver(ChildProcesses processes, StackTeardown teardown, Path servers, DeployPolicy policy) {
-        this.abra = new AbraCommands(new AbraCli(ABRA), processes, Duration.ofMinutes(15));
-        this.lint = AbraRecipeLint.commands(processes);
+        this(new AbraCommands(new AbraCli(ABRA), processes, Duration.ofMinutes(15)), AbraRecipeLint.commands(processes),
+                teardown, servers, policy);
+    }
+
+    /** With the abra commands given: a test's stand-in abra ({@code FakeAbra}). */
+    AbraDriver(AbraCommands abra, AbraCommands lint, StackTeardown teardown, Path servers, DeployPolicy policy) {
+        this.abra = abra;
+        this.lint = lint;
         this.teardown = teardown;
         this.servers = servers;
         this.policy = policy;
@@ -94,15 +101,26 @@ public final class AbraDriver implements AppDriver {
         return AbraRecipeLint.lint(lint, app.recipe());
     }
 
-    /** abra's undeploy and rm, then the swarm-level teardown as the backstop for whatever abra left. */
+    /**
+     * abra's undeploy and rm, then the swarm-level teardown as the backstop for whatever abra left.
+     * Each abra call is fenced as each pass of the teardown is ({@link DomainFence}): once this
+     * process's lease on the domain is no longer confirmed the app may be another run's by now (a
+     * host that took the lapsed lease and deployed), and abra would remove that run's live app.
+     */
     @Override
     public List<String> remove(String domain) throws IOException, InterruptedException {
+        String stack = AppNaming.stackName(domain);
         try {
-            abra.undeploy(domain);
-            abra.remove(domain);
+            if (DomainFence.mayAct(stack)) {
+                abra.undeploy(domain);
+            }
+            if (DomainFence.mayAct(stack)) {
+                abra.remove(domain);
+            }
         } catch (IOException e) { // AbraException, or abra timing out
             LOG.warn("abra could not remove {} ({}); removing it through the engine", domain, e.getMessage());
         }
+        // fenced, it removes nothing either and says why in what it reports left
         return teardown.teardownApp(domain, servers);
     }
 }
