@@ -1,5 +1,7 @@
 package net.commoninternet.ccci.engine;
 
+import java.util.Optional;
+import net.commoninternet.ccci.lifecycle.RunStop;
 import net.commoninternet.ccci.spi.LiveRun;
 import org.apiguardian.api.API;
 import org.junit.platform.engine.support.hierarchical.EngineExecutionContext;
@@ -15,19 +17,23 @@ public final class CcciExecutionContext implements EngineExecutionContext {
     private final Plugins plugins;
     private final ReportAttachments attachments;
     private final RecipeRunContext run;
-    private final LiveRun live;
+    private final Live live;
     private final TierRunContext tierView;
     private final TierRecord tier;
 
     CcciExecutionContext(Plugins plugins, ReportAttachments attachments) {
-        this(plugins, attachments, null, null, new TierState(null, null));
+        this(plugins, attachments, null, new Live(null, RunStop.NEVER), new TierState(null, null));
+    }
+
+    /** The live app the lifecycle handed the tiers, and what says whether the run was stopped since. */
+    private record Live(LiveRun app, RunStop stop) {
     }
 
     /** A tier's view and its record, together: a tier node sets both. */
     private record TierState(TierRunContext view, TierRecord record) {
     }
 
-    private CcciExecutionContext(Plugins plugins, ReportAttachments attachments, RecipeRunContext run, LiveRun live,
+    private CcciExecutionContext(Plugins plugins, ReportAttachments attachments, RecipeRunContext run, Live live,
             TierState tier) {
         this.plugins = plugins;
         this.attachments = attachments;
@@ -51,7 +57,12 @@ public final class CcciExecutionContext implements EngineExecutionContext {
 
     /** The live app the lifecycle handed the tiers; null outside them. */
     LiveRun live() {
-        return live;
+        return live.app();
+    }
+
+    /** Why the run was stopped, once it was: no tier or check starts after that. */
+    Optional<String> stopped() {
+        return live.stop().reason();
     }
 
     /** The tier's view of the run (attaching to the tier's node); null outside a tier. */
@@ -63,9 +74,9 @@ public final class CcciExecutionContext implements EngineExecutionContext {
         return tier;
     }
 
-    /** Inside the run's tiers: the run and the live app they test. */
-    CcciExecutionContext withLive(RecipeRunContext newRun, LiveRun newLive) {
-        return new CcciExecutionContext(plugins, attachments, newRun, newLive, new TierState(null, null));
+    /** Inside the run's tiers: the run, the live app they test, and what says whether the run was stopped. */
+    CcciExecutionContext withLive(RecipeRunContext newRun, LiveRun newLive, RunStop stop) {
+        return new CcciExecutionContext(plugins, attachments, newRun, new Live(newLive, stop), new TierState(null, null));
     }
 
     /** Inside one tier: its view of the run, and its record. */

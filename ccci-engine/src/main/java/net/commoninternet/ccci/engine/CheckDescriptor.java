@@ -2,6 +2,8 @@ package net.commoninternet.ccci.engine;
 
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.SkipKind;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
@@ -43,6 +45,17 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
     @Override
     public ExecutionMode getExecutionMode() {
         return ExecutionMode.SAME_THREAD;
+    }
+
+    /** Not started once the run was stopped (a check may take as long as its probe's timeout). */
+    @Override
+    public SkipResult shouldBeSkipped(CcciExecutionContext context) {
+        return TierDescriptor.stopped(context).map(s -> SkipResult.skip(s.getMessage())).orElseGet(SkipResult::doNotSkip);
+    }
+
+    @Override
+    public void nodeSkipped(CcciExecutionContext context, TestDescriptor descriptor, SkipResult skip) {
+        context.run().record().add(RunRecord.Row.skipped(tier, check.name(), SkipKind.UNVERIFIED, skip.getReason().orElse(null)));
     }
 
     @Override

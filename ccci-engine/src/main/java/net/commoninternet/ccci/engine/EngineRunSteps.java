@@ -2,6 +2,7 @@ package net.commoninternet.ccci.engine;
 
 import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.lifecycle.RunSteps;
+import net.commoninternet.ccci.lifecycle.RunStop;
 import net.commoninternet.ccci.spi.LiveRun;
 import org.junit.platform.engine.support.hierarchical.OpenTest4JAwareThrowableCollector;
 import org.junit.platform.engine.support.hierarchical.ThrowableCollector;
@@ -21,7 +22,7 @@ final class EngineRunSteps implements RunSteps {
     /** What the engine does to run the tiers: JUnit's invocation of the run node's children. */
     @FunctionalInterface
     interface TierRunner {
-        void run(LiveRun live) throws Exception;
+        void run(LiveRun live, RunStop stop) throws Exception;
     }
 
     private final RecipeRunContext run;
@@ -54,9 +55,9 @@ final class EngineRunSteps implements RunSteps {
     }
 
     @Override
-    public void tiers(LiveRun live) throws Exception {
+    public void tiers(LiveRun live, RunStop stop) throws Exception {
         advance(Reached.BEFORE_DEPLOY, Reached.TIERS, "tiers");
-        tierRunner.run(live);
+        tierRunner.run(live, stop);
     }
 
     @Override

@@ -96,7 +96,7 @@ final class RecipeRunDescriptor extends AbstractTestDescriptor implements Node<C
         RecipeRunContext run = new RecipeRunContext(settings, recipe, tiers(), context.attachments().to(this));
         RunLifecycle lifecycle = context.plugins().lifecycle();
         EngineRunSteps steps = new EngineRunSteps(run, context.plugins().extensions(), lifecycle.getClass().getName(),
-                live -> invocation.invoke(context.withLive(run, live)));
+                (live, stop) -> invocation.invoke(context.withLive(run, live, stop)));
         ThrowableCollector outcome = EngineRunSteps.collector();
         outcome.execute(() -> lifecycle.run(run, steps));
         steps.finish(outcome);

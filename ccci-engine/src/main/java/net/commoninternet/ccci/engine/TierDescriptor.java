@@ -74,10 +74,20 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
 
     @Override
     public SkipResult shouldBeSkipped(CcciExecutionContext context) {
-        return skip().map(s -> SkipResult.skip(s.getMessage())).orElseGet(SkipResult::doNotSkip);
+        return skip(context).map(s -> SkipResult.skip(s.getMessage())).orElseGet(SkipResult::doNotSkip);
     }
 
-    /** Why this tier does not run at all, if it does not. */
+    /** Why this tier does not run at all, if it does not: the recipe's or the plugins' reason, else a stop of the run. */
+    private Optional<Skipped> skip(CcciExecutionContext context) {
+        return skip().or(() -> stopped(context));
+    }
+
+    /** Not run once the run was stopped: nothing of this tier was checked. */
+    static Optional<Skipped> stopped(CcciExecutionContext context) {
+        return context.stopped().map(why -> Skipped.unverified("not run: " + why));
+    }
+
+    /** Why this tier never runs for this recipe, if it does not. */
     private Optional<Skipped> skip() {
         if (notApplicable.isPresent()) {
             return Optional.of(new Skipped(SkipKind.INTENTIONAL, "intentional skip (EXPECTED_NA): " + notApplicable.get(), null));
@@ -116,7 +126,7 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
 
     @Override
     public void nodeSkipped(CcciExecutionContext context, TestDescriptor descriptor, SkipResult skip) {
-        context.run().record().add(RunRecord.Row.skipped(tier, null, skip().map(Skipped::kind).orElse(SkipKind.UNVERIFIED),
+        context.run().record().add(RunRecord.Row.skipped(tier, null, skip(context).map(Skipped::kind).orElse(SkipKind.UNVERIFIED),
                 skip.getReason().orElse(null)));
     }
 

@@ -24,8 +24,12 @@ public interface RunSteps {
      */
     void beforeDeploy(HookContext context) throws Exception;
 
-    /** Executes the run's selected tiers against {@code live}, each reported by the engine, AfterTier after each. */
-    void tiers(LiveRun live) throws Exception;
+    /**
+     * Executes the run's selected tiers against {@code live}, each reported by the engine, AfterTier
+     * after each. Once {@code stop} gives a reason, no further tier or check starts: each is reported
+     * skipped with that reason, and the call returns for the lifecycle to tear the app down.
+     */
+    void tiers(LiveRun live, RunStop stop) throws Exception;
 
     /**
      * The Teardown extensions, in reverse order, after the app's own teardown. Never throws: what

@@ -34,6 +34,7 @@ class EngineExecutionTest {
     void setUp() throws IOException {
         Files.createDirectories(recipes.resolve("demo"));
         RecordingLifecycle.EVENTS.clear();
+        RecordingLifecycle.STOPS.clear();
     }
 
     private EngineExecutionResults execute(DiscoverySelector selector, String stages) {
@@ -111,6 +112,36 @@ class EngineExecutionTest {
                 RunRecord.Row.skipped(Tier.UPGRADE, null, SkipKind.UNVERIFIED,
                         "tier upgrade has no implementation on the class path (unver)"),
                 RunRecord.Row.failed(Tier.LINT, null, "lint operation broke"));
+    }
+
+    /**
+     * A SIGTERM (the deadline, a lost lease) mid-run: the lifecycle interrupts what runs, and the
+     * engine starts nothing after it. Here the stop comes during INSTALL's first check: its second
+     * check, BACKUP and LINT are reported skipped with the stop's reason and never run, and the
+     * lifecycle's teardown follows at once.
+     */
+    @Test
+    void onceTheRunIsStoppedNoFurtherCheckOrTierStartsAndTheTeardownFollows() throws IOException {
+        Files.createDirectories(recipes.resolve("stopped-mid-install"));
+
+        EngineExecutionResults results = EngineTestKit.engine(CcciTestEngine.ID).selectors(selectClass(Anchor.class))
+                .configurationParameter(Constants.RECIPES, recipes.toString())
+                .configurationParameter(Constants.RECIPE, "stopped-mid-install")
+                .configurationParameter(Constants.STAGES, "install,backup,lint")
+                .execute();
+
+        assertThat(RecordingLifecycle.EVENTS).containsExactly("setup stopped-mid-install [INSTALL, BACKUP, LINT]",
+                "operate install", "check passes", "after install ok", "teardown stopped-mid-install");
+        String reason = "not run: the run was stopped by SIGTERM";
+        results.testEvents().assertThatEvents().haveExactly(1, event(test("fails"), skippedWithReason(reason)));
+        results.containerEvents().assertThatEvents()
+                .haveExactly(1, event(container("backup"), skippedWithReason(reason)))
+                .haveExactly(1, event(container("lint"), skippedWithReason(reason)));
+        assertThat(RecordingLifecycle.lastRecord).containsExactlyInAnyOrder(
+                RunRecord.Row.passed(Tier.INSTALL, "passes"),
+                RunRecord.Row.skipped(Tier.INSTALL, "fails", SkipKind.UNVERIFIED, reason),
+                RunRecord.Row.skipped(Tier.BACKUP, null, SkipKind.UNVERIFIED, reason),
+                RunRecord.Row.skipped(Tier.LINT, null, SkipKind.UNVERIFIED, reason));
     }
 
     @Test

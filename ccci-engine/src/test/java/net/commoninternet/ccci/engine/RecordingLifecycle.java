@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Semaphore;
@@ -49,6 +50,8 @@ public final class RecordingLifecycle implements RunLifecycle {
     static final AtomicInteger MOST_IN_FLIGHT = new AtomicInteger();
     static final AtomicInteger SLOT_RUNS_STARTED = new AtomicInteger();
     static volatile Semaphore slotRunEnds = new Semaphore(0);
+    /** Why a run was stopped, per recipe, once a test double stopped it (recipes named {@code stopped-*}: INSTALL's first check). */
+    static final Map<String, String> STOPS = new ConcurrentHashMap<>();
 
     @Override
     public void beginPlan(RunPlan plan) {
@@ -116,7 +119,8 @@ public final class RecordingLifecycle implements RunLifecycle {
                 throw new IllegalStateException("the deploy of " + run.recipe() + " broke");
             }
             if (misstep.filter(m -> m == Misstep.RUNS_NO_TIERS).isEmpty()) {
-                steps.tiers(new RecordingLiveRun(new RecordingLiveApp(domain, keys)));
+                steps.tiers(new RecordingLiveRun(new RecordingLiveApp(domain, keys)),
+                        () -> Optional.ofNullable(STOPS.get(run.recipe())));
             }
         } finally {
             lastRecord = run.record().rows();

@@ -27,7 +27,12 @@ final class RecordingTiers {
         @Override
         public List<Check> checks() {
             return List.of(
-                    Check.of("passes", run -> RecordingLifecycle.EVENTS.add("check passes")),
+                    Check.of("passes", run -> {
+                        RecordingLifecycle.EVENTS.add("check passes");
+                        if (run.recipe().startsWith("stopped-")) { // as a SIGTERM mid-check: the guards' stop
+                            RecordingLifecycle.STOPS.put(run.recipe(), "the run was stopped by SIGTERM");
+                        }
+                    }),
                     Check.of("fails", run -> {
                         RecordingLifecycle.EVENTS.add("check fails");
                         throw new AssertionError("planted failure");

@@ -15,7 +15,9 @@ import java.util.Map;
  * values it was given and whether those existed at that moment, then run the real binary.
  * With {@code CCCI_TEST_DEPLOY_GATE} set, {@code docker stack deploy} runs for real, logs
  * {@code deploy held} and then waits until the gate file exists: the run is held inside its
- * deploy, with its stack created, until the test opens the gate. While held it ignores SIGTERM,
+ * deploy, with its stack created, until the test opens the gate. With {@code CCCI_TEST_DEPLOY_GATE_AT=n}
+ * as well, the deploys before the n-th (counted across the children sharing the gate) pass, so a
+ * run can be held inside its upgrade's redeploy. While held it ignores SIGTERM,
  * so a TERM to the process group reaches the run's funnel before its child dies: the funnel, not
  * a failed child, is what stops the run (the other order is proven in LifetimeGuardsTest).
  */
@@ -23,6 +25,8 @@ public final class ChildShims {
 
     static final String LOG = "CCCI_TEST_CHILDREN_LOG";
     public static final String GATE = "CCCI_TEST_DEPLOY_GATE";
+    /** Which deploy the gate holds (1, the first, when unset). */
+    public static final String GATE_AT = "CCCI_TEST_DEPLOY_GATE_AT";
 
     private static final String SCRIPT = """
             #!/bin/sh
@@ -38,6 +42,9 @@ public final class ChildShims {
             } >> "$CCCI_TEST_CHILDREN_LOG"
             case "$name" in git) real=@GIT@ ;; *) real=@DOCKER@ ;; esac
             if [ "$name $1 $2" = "docker stack deploy" ] && [ -n "${CCCI_TEST_DEPLOY_GATE:-}" ]; then
+              n=$(( $(cat "$CCCI_TEST_DEPLOY_GATE.count" 2>/dev/null || echo 0) + 1 ))
+              echo "$n" > "$CCCI_TEST_DEPLOY_GATE.count"
+              [ "$n" -lt "${CCCI_TEST_DEPLOY_GATE_AT:-1}" ] && exec "$real" "$@"
               "$real" "$@" || exit $?
               echo "deploy held" >> "$CCCI_TEST_CHILDREN_LOG"
               trap '' TERM

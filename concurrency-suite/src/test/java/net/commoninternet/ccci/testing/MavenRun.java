@@ -97,9 +97,16 @@ public final class MavenRun {
      */
     public static Helper startHeldInDeploy(Helpers helpers, Path sandbox, Path logFile, String... properties)
             throws IOException, InterruptedException {
+        return startHeldInDeploy(helpers, sandbox, logFile, 1, properties);
+    }
+
+    /** As {@link #startHeldInDeploy(Helpers, Path, Path, String...)}, held in its {@code deploy}-th deploy (2: the upgrade's). */
+    public static Helper startHeldInDeploy(Helpers helpers, Path sandbox, Path logFile, int deploy, String... properties)
+            throws IOException, InterruptedException {
         Map<String, String> env = new HashMap<>(ChildShims.install(sandbox.resolve("bin"),
                 sandbox.resolve("children.log")));
         env.put(ChildShims.GATE, sandbox.resolve("never-opened").toString());
+        env.put(ChildShims.GATE_AT, Integer.toString(deploy));
         env.put("CCCI_RUNS_DIR", sandbox.resolve("runs").toString());
         env.put("ABRA_DIR", sandbox.resolve("abra").toString());
         ForkNamespace.env().forEach(env::putIfAbsent);

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.extensions.lifetime;
 
 import java.time.Duration;
+import java.util.Optional;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,6 +142,24 @@ public final class LifetimeGuards implements AutoCloseable {
      */
     public boolean stopRequested() {
         return command.stopRequested();
+    }
+
+    /**
+     * Why this run was stopped, once it was: by its command (SIGTERM, the deadline, a JVM shutdown)
+     * or on its own ({@link #stopAlone}). The engine starts no tier or check after that; the stop's
+     * interrupt ends the one that was running.
+     */
+    public Optional<String> stopReason() {
+        synchronized (command) {
+            if (stoppedBy != null) {
+                return Optional.of("the run was stopped by " + stoppedBy.text());
+            }
+            if (stoppedAlone != null) {
+                return Optional.of("the run was stopped: " + stoppedAlone);
+            }
+        }
+        // a stop that found this run not RUNNING (it cannot be while its tiers run: belt and braces)
+        return command.stopRequested() ? Optional.of("the run's command was stopped") : Optional.empty();
     }
 
     /**

@@ -448,7 +448,7 @@ final class RunPhases {
                     .readiness(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
             LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
         }
-        steps.tiers(deployment);
+        steps.tiers(deployment, guards::stopReason);
         Optional<String> violation = deployment.deployOnceViolation();
         if (violation.isPresent()) {
             // in the results too, not only in Surefire's verdict: the install rung fails

@@ -27,17 +27,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A Drone cancel, for real: SIGTERM to the whole process group of a real
- * {@code mvn test -Drecipe=custom-html} while the run is inside its deploy. Maven exits at once;
- * its Surefire fork, orphaned, must still tear the stack down and release the app lock, ignoring
- * a second SIGTERM to the group during that teardown, and end non-zero. What stops the run first
+ * {@code mvn test -Drecipe=custom-html} while the run is inside its upgrade's redeploy. Maven exits
+ * at once; its Surefire fork, orphaned, must still tear the stack down and release the app lock,
+ * ignoring a second SIGTERM to the group during that teardown, and end non-zero. No tier starts
+ * after the stop: backup, restore, custom and lint are reported not run, never begun. What stops the run first
  * is a race the test accepts either way: the fork's SIGTERM handler, or Surefire's own
  * {@code System.exit(1)} on seeing Maven gone (the guards' shutdown hook).
  *
  * <p>Maven runs in its own session (setsid) under an {@link Orphanage}, which adopts the fork
  * when Maven dies and reports how every process of the group ended. The fork's own lines reach
  * no console once Maven is gone: they are read from its {@code -Dccci.log-file}. The run is held
- * inside its deploy by the docker shim's gate ({@link ChildShims}), which is never opened, and
- * signalled once its app is up, so the teardown has a running container to stop.
+ * inside its second deploy (the upgrade's) by the docker shim's gate ({@link ChildShims}), which is
+ * never opened, and signalled once its app is up, so the teardown has a running container to stop.
  */
 class CancelledRecipeRunTest {
 
@@ -60,10 +61,10 @@ class CancelledRecipeRunTest {
     }
 
     @Test
-    void sigtermToTheMavenProcessGroupMidDeployTearsDownReleasesTheLockAndFails() throws Exception {
+    void sigtermToTheMavenProcessGroupMidUpgradeStartsNoFurtherTierTearsDownReleasesTheLockAndFails() throws Exception {
         Path runLog = sandbox.resolve("run.log");
         Path childrenLog = sandbox.resolve("children.log");
-        Helper tree = MavenRun.startHeldInDeploy(helpers, sandbox, runLog, "-Drecipe=custom-html", "-Dccci.pr=3005",
+        Helper tree = MavenRun.startHeldInDeploy(helpers, sandbox, runLog, 2, "-Drecipe=custom-html", "-Dccci.pr=3005",
                 "-Dccci.run-id=cancelled-" + ProcessHandle.current().pid());
         long maven = Long.parseLong(tree.awaitLine("orphanage: started ").split(" ")[2]);
 
@@ -73,7 +74,7 @@ class CancelledRecipeRunTest {
         Path lockfile = AppDomainLock.path(MavenRun.LOCK_DIR, domain);
         assertThat(LockProbe.held(lockfile)).isTrue();
         // Its app is up (a running container makes the teardown last: it has to stop it), and
-        // the run is still inside its deploy step.
+        // the run is still inside its upgrade's redeploy.
         awaitRunningContainer(run.stack());
         assertThat(Helper.Stat.of(maven).orElseThrow().group()).as("maven leads its own process group").isEqualTo(maven);
         assertThat(Helper.Stat.of(run.pid()).orElseThrow().group()).as("the fork is in maven's group").isEqualTo(maven);
@@ -89,14 +90,20 @@ class CancelledRecipeRunTest {
         tree.awaitLine("orphanage: done");
         assertThat(tree.awaitExit()).isZero();
         assertThat(Helper.Stat.groupAlive(maven)).isFalse();
-        assertThat(Files.readString(runLog, StandardCharsets.UTF_8)).containsSubsequence(
+        String log = Files.readString(runLog, StandardCharsets.UTF_8);
+        assertThat(log).containsSubsequence(
                 "lifetime guards armed on thread 'main'",
+                "deploying " + run.stack(),
+                ">> custom-html upgrade started",
                 "deploying " + run.stack(),
                 ": stopping the run — tearing down ==",
                 "== tearing down after ",
                 "== SIGTERM during teardown — ignored",
                 "stack " + run.stack() + " removed: no service, container, volume, secret, config or network left",
                 "== teardown of " + domain + ": clean ==");
+        for (String tier : List.of("backup", "restore", "custom", "lint")) {
+            assertThat(log).as("no tier after the stop").doesNotContain(">> custom-html " + tier + " started");
+        }
         assertThat(leftovers(run.stack())).isEmpty();
         assertThat(LockProbe.held(lockfile)).isFalse();
         assertThat(new RunAbraDir(run.abraDir(), sandbox.resolve("abra")).envFile(domain)).doesNotExist();
