@@ -21,8 +21,10 @@ import org.apiguardian.api.API;
 
 /**
  * Where the janitor looks for run apps: the env files under the canonical {@code servers/}
- * (what {@code abra app ls} lists) and the swarm's stack-labelled objects (which still exist
- * when a run died after its env file was removed, or half-way through a teardown). One list
+ * (what {@code abra app ls} lists), the swarm's stack-labelled objects (which still exist
+ * when a run died after its env file was removed, or half-way through a teardown), and the probe
+ * and browser containers of a stack on every node's engine (plain containers, no swarm object: the
+ * last thing of a run that died after its stack and env file were gone, abra's {@code app rm} say). One list
  * call per object kind, filtered by the engine on the stack label's presence; never one call
  * per stack. Both sources are filtered by {@link AppNaming#RUN_APP_RE}: warm and canonical
  * apps never become candidates.
@@ -35,8 +37,8 @@ import org.apiguardian.api.API;
 public final class JanitorCandidates {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String FILTER = URLEncoder.encode("{\"label\":[\"" + StackLabels.NAMESPACE + "\"]}",
-            StandardCharsets.UTF_8);
+    private static final String FILTER = filter(StackLabels.NAMESPACE);
+    private static final String PROBES = filter(StackLabels.PROBE);
 
     private JanitorCandidates() {
     }
@@ -45,16 +47,22 @@ public final class JanitorCandidates {
     public static Set<String> discover(Path canonicalServers, DockerEngine docker, String domainSuffix) throws IOException {
         Set<String> domains = new TreeSet<>(fromEnvFiles(canonicalServers, domainSuffix));
         domains.addAll(fromSwarm(docker.http(), domainSuffix));
-        domains.addAll(fromOtherNodesVolumes(docker, domainSuffix));
+        domains.addAll(fromOtherNodes(docker, domainSuffix));
         return domains;
     }
 
+    /** A key-only label filter, URL-encoded. */
+    private static String filter(String labelKey) {
+        return URLEncoder.encode("{\"label\":[\"" + labelKey + "\"]}", StandardCharsets.UTF_8);
+    }
+
     /**
-     * Volumes are each node's own: on a swarm of several nodes, a stack's volumes on another node
-     * (one that was down while its app was reaped, say) are found through that node's engine
-     * ({@link SwarmNodes}); a node ccci cannot reach is skipped.
+     * Volumes and containers are each node's own: on a swarm of several nodes, a stack's volumes on
+     * another node (one that was down while its app was reaped, say) and its probe containers there
+     * (another host's run) are found through that node's engine ({@link SwarmNodes}); a node ccci
+     * cannot reach is skipped.
      */
-    static Set<String> fromOtherNodesVolumes(DockerEngine docker, String domainSuffix) {
+    static Set<String> fromOtherNodes(DockerEngine docker, String domainSuffix) {
         Set<String> domains = new TreeSet<>();
         String own = SwarmNodes.ownNode(docker.client());
         for (SwarmNodes.Node node : SwarmNodes.all(docker.client())) {
@@ -65,17 +73,24 @@ public final class JanitorCandidates {
                 var volumes = node.engine().get().listVolumesCmd().withFilter("label", List.of(StackLabels.NAMESPACE))
                         .exec().getVolumes();
                 (volumes == null ? List.<com.github.dockerjava.api.command.InspectVolumeResponse>of() : volumes)
-                        .forEach(v -> {
-                            String stack = v.getLabels() == null ? null : v.getLabels().get(StackLabels.NAMESPACE);
-                            if (stack != null && AppNaming.isRunApp(stack.replace('_', '.'), domainSuffix)) {
-                                domains.add(stack.replace('_', '.'));
-                            }
-                        });
+                        .forEach(v -> addRunApp(domains, v.getLabels() == null ? null : v.getLabels().get(StackLabels.NAMESPACE),
+                                domainSuffix));
+                node.engine().get().listContainersCmd().withShowAll(true).withLabelFilter(List.of(StackLabels.PROBE)).exec()
+                        .forEach(c -> addRunApp(domains, c.getLabels() == null ? null : c.getLabels().get(StackLabels.PROBE),
+                                domainSuffix));
             } catch (RuntimeException e) {
-                LoggerHolder.LOG.warn("janitor: node {}'s volumes not listed ({})", node.name(), e.getMessage());
+                LoggerHolder.LOG.warn("janitor: node {}'s volumes and probe containers not listed ({})", node.name(),
+                        e.getMessage());
             }
         }
         return domains;
+    }
+
+    /** {@code stack}'s domain, if it is a run app of the namespace. */
+    private static void addRunApp(Set<String> domains, String stack, String domainSuffix) {
+        if (stack != null && AppNaming.isRunApp(stack.replace('_', '.'), domainSuffix)) {
+            domains.add(stack.replace('_', '.'));
+        }
     }
 
     private static final class LoggerHolder {
@@ -98,39 +113,39 @@ public final class JanitorCandidates {
         return domains;
     }
 
-    /** Stacks that own any service, secret, config, volume or network, as run-app domains. */
+    /**
+     * Stacks that own any service, secret, config, volume or network, or a probe or browser
+     * container on this engine, as run-app domains.
+     */
     static Set<String> fromSwarm(DockerHttpClient http, String domainSuffix) throws IOException {
         Set<String> stacks = new TreeSet<>();
         for (String kind : new String[] {"services", "secrets", "configs"}) {
-            list(http, kind).forEach(o -> addStack(stacks, o.path("Spec").path("Labels")));
+            list(http, kind, FILTER).forEach(o -> addStack(stacks, o.path("Spec").path("Labels"), StackLabels.NAMESPACE));
         }
-        list(http, "volumes").path("Volumes").forEach(v -> addStack(stacks, v.path("Labels")));
-        list(http, "networks").forEach(n -> addStack(stacks, n.path("Labels")));
+        list(http, "volumes", FILTER).path("Volumes").forEach(v -> addStack(stacks, v.path("Labels"), StackLabels.NAMESPACE));
+        list(http, "networks", FILTER).forEach(n -> addStack(stacks, n.path("Labels"), StackLabels.NAMESPACE));
+        list(http, "containers/json?all=true", PROBES).forEach(c -> addStack(stacks, c.path("Labels"), StackLabels.PROBE));
         Set<String> domains = new TreeSet<>();
-        for (String stack : stacks) {
-            String domain = stack.replace('_', '.');
-            if (AppNaming.isRunApp(domain, domainSuffix)) {
-                domains.add(domain);
-            }
-        }
+        stacks.forEach(stack -> addRunApp(domains, stack, domainSuffix));
         return domains;
     }
 
-    private static void addStack(Set<String> stacks, JsonNode labels) {
-        JsonNode stack = labels.path(StackLabels.NAMESPACE);
+    private static void addStack(Set<String> stacks, JsonNode labels, String key) {
+        JsonNode stack = labels.path(key);
         if (stack.isTextual()) {
             stacks.add(stack.asText());
         }
     }
 
-    private static JsonNode list(DockerHttpClient http, String kind) throws IOException {
+    /** {@code GET /<kind>} with {@code filter} ({@code kind} may carry a query of its own). */
+    private static JsonNode list(DockerHttpClient http, String kind, String filter) throws IOException {
         DockerHttpClient.Request request = DockerHttpClient.Request.builder()
                 .method(DockerHttpClient.Request.Method.GET)
-                .path("/" + kind + "?filters=" + FILTER)
+                .path("/" + kind + (kind.contains("?") ? "&" : "?") + "filters=" + filter)
                 .build();
         try (DockerHttpClient.Response response = http.execute(request)) {
             if (response.getStatusCode() != 200) {
-                throw new IOException("listing " + kind + " failed with HTTP " + response.getStatusCode());
+                throw new IOException("listing " + kind.replaceFirst("/json.*", "") + " failed with HTTP " + response.getStatusCode());
             }
             return JSON.readTree(response.getBody());
         }

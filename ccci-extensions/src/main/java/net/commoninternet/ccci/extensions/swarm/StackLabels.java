@@ -10,14 +10,22 @@ public final class StackLabels {
     /** Set by {@code docker stack deploy} on services, networks, volumes, secrets and configs. */
     public static final String NAMESPACE = "com.docker.stack.namespace";
 
-    /** Set by ccci on the one probe container of a stack ({@link ProbeContainer}): removed with the stack. */
-    static final String PROBE = "net.commoninternet.ccci.probe";
+    /**
+     * Set by ccci on a stack's probe and browser containers ({@link ProbeContainer}, {@link PageBrowser}):
+     * plain containers, no swarm object, removed with the stack and found by the janitor by this label.
+     */
+    public static final String PROBE = "net.commoninternet.ccci.probe";
 
     private StackLabels() {
     }
 
     public static Map<String, String> of(String stack) {
         return Map.of(NAMESPACE, stack);
+    }
+
+    /** A stack's probe and browser containers, as an engine list's label filter. */
+    public static String probeFilter(String stack) {
+        return PROBE + "=" + stack;
     }
 
     static String filter(String stack) {

@@ -156,9 +156,10 @@ public final class StackTeardown {
         String label = StackLabels.filter(stack);
         client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec()
                 .forEach(s -> ignoreGone(() -> client.removeServiceCmd(s.getId()).exec()));
-        client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
-                .forEach(c -> ignoreGone(() -> client.removeContainerCmd(c.getId()).withForce(true).exec()));
         List<SwarmNodes.Node> nodes = reachable(stack);
+        // on every node: a janitor reaping another host's dead run finds that run's probes on that host's engine
+        onEach(nodes, engine -> engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack))
+                .exec().forEach(c -> ignoreGone(() -> engine.removeContainerCmd(c.getId()).withForce(true).exec())));
         if (client.listServicesCmd().withLabelFilter(StackLabels.of(stack)).exec().isEmpty()) {
             onEach(nodes, engine -> removeOrphanedTasks(engine, stack, deadline, wake));
         }
@@ -252,11 +253,11 @@ public final class StackTeardown {
         DockerHttpClient http = EngineLists.http(client);
         List<String> left = new ArrayList<>();
         EngineLists.get(http, "/services", label).forEach(s -> left.add("service " + s.path("Spec").path("Name").asText()));
-        EngineLists.get(http, ALL_CONTAINERS, EngineLists.label(StackLabels.PROBE + "=" + stack))
-                .forEach(c -> left.add("probe container " + names(c)));
         List<SwarmNodes.Node> nodes = reachable(stack);
         for (SwarmNodes.Node node : nodes) {
             String on = nodes.size() > 1 || node.engine().get() != client ? " on " + node.name() : "";
+            onEach(List.of(node), engine -> EngineLists.get(EngineLists.http(engine), ALL_CONTAINERS,
+                    EngineLists.label(StackLabels.probeFilter(stack))).forEach(c -> left.add("probe container " + names(c) + on)));
             containersOf(node, stack).forEach(c -> left.add("container " + c + on));
             onEach(List.of(node), engine -> EngineLists.get(EngineLists.http(engine), "/volumes", label).path("Volumes")
                     .forEach(v -> left.add("volume " + v.path("Name").asText() + on)));

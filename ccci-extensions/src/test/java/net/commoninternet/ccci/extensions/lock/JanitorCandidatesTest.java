@@ -56,8 +56,26 @@ class JanitorCandidatesTest {
                 "[{\"Labels\":{\"com.docker.stack.namespace\":\"" + STACK + "\"}}]"), 200), AppNaming.DEFAULT_SUFFIX)).containsExactly(RUN);
         AnsweringEngine none = answering(Map.of(), 200);
         assertThat(JanitorCandidates.fromSwarm(none, AppNaming.DEFAULT_SUFFIX)).isEmpty();
-        assertThat(none.paths).hasSize(5).allMatch(p -> p.contains("filters=") && p.contains("com.docker.stack.namespace"));
+        assertThat(none.paths).hasSize(6).allMatch(p -> p.contains("filters="))
+                .filteredOn(p -> p.contains("com.docker.stack.namespace")).hasSize(5);
         assertThatThrownBy(() -> JanitorCandidates.fromSwarm(answering(Map.of(), 500), AppNaming.DEFAULT_SUFFIX)).isInstanceOf(IOException.class)
                 .hasMessage("listing services failed with HTTP 500");
+    }
+
+    /**
+     * A probe or browser container is a plain container, no swarm object, and carries only ccci's
+     * probe label: a run that died after its stack and env file were gone (abra's {@code app rm}
+     * done, the teardown's container pass not yet) leaves nothing else to find it by. Every
+     * container, stopped ones too, is listed by the label's presence.
+     */
+    @Test
+    void aProbeContainerNamesItsRunAppWhenNothingElseOfTheStackIsLeft() throws Exception {
+        AnsweringEngine probes = answering(Map.of("containers/json", "[{\"Labels\":{\"net.commoninternet.ccci.probe\":\""
+                + STACK + "\"}},{\"Labels\":{\"net.commoninternet.ccci.probe\":\"cccihttpprobe_3f19757e146b\"}},"
+                + "{\"Labels\":{\"com.docker.stack.namespace\":\"" + STACK.replace("0a0a0a", "1b1b1b") + "\"}}]"), 200);
+
+        assertThat(JanitorCandidates.fromSwarm(probes, AppNaming.DEFAULT_SUFFIX)).containsExactly(RUN);
+        assertThat(probes.paths).filteredOn(p -> p.startsWith("GET /containers/json")).singleElement().asString()
+                .contains("all=true").contains("net.commoninternet.ccci.probe");
     }
 }

@@ -107,6 +107,30 @@ class JanitorSwarmTest {
         }
     }
 
+    /**
+     * The last thing of a run that died after its stack and env file were gone (abra's {@code app rm}
+     * done, the teardown's container pass not yet): its probe container, a plain container with
+     * only ccci's probe label. The janitor finds the run by it and reaps it; it is never started
+     * here (the label is what counts).
+     */
+    @Test
+    void aDeadRunsLoneProbeContainerIsFoundAndReaped() throws Exception {
+        String stack = AppNaming.stackName(DEAD);
+        docker.client().createContainerCmd(LocalImages.BUSYBOX).withName(stack + "-probe")
+                .withLabels(Map.of(StackLabels.PROBE, stack)).exec();
+        Path servers = sandbox.resolve("servers");
+        assertThat(teardown.leftovers(stack)).singleElement().asString().startsWith("probe container /" + stack + "-probe");
+
+        Set<String> mine = new TreeSet<>(JanitorCandidates.discover(servers, docker, AppNaming.DEFAULT_SUFFIX));
+        mine.retainAll(Set.of(DEAD));
+        assertThat(mine).containsExactly(DEAD);
+        Map<String, Janitor.Outcome> outcomes = new Janitor(Path.of("/run/lock"), Duration.ofHours(2),
+                domain -> teardown.teardownApp(domain, servers)).sweep(mine);
+
+        assertThat(outcomes).containsEntry(DEAD, Janitor.Outcome.REAPED);
+        assertThat(teardown.leftovers(stack)).isEmpty();
+    }
+
     /** What a stack deploy leaves: a labelled service with a named volume, a network and a secret. */
     private void fakeStack(String domain) {
         DockerClient client = docker.client();
