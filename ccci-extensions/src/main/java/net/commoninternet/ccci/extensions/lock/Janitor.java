@@ -97,6 +97,27 @@ public final class Janitor {
     @FunctionalInterface
     public interface Reaper {
         void reap(String domain) throws Exception;
+
+        /**
+         * The reap by a removal that returns what it could not remove ({@code StackTeardown.teardownApp},
+         * a driver's {@code remove}): anything left fails the reap ({@code REAP_FAILED}), so the
+         * lockfile stays and the next sweep retries. A teardown that removed nothing because this
+         * process's lease was no longer confirmed says so in what it left.
+         */
+        static Reaper leavingNothing(Removal removal) {
+            return domain -> {
+                List<String> left = removal.remove(domain);
+                if (!left.isEmpty()) {
+                    throw new IllegalStateException("left " + String.join(", ", left));
+                }
+            };
+        }
+    }
+
+    /** Removes a dead run's app; returns what is still there afterwards (empty = clean). */
+    @FunctionalInterface
+    public interface Removal {
+        List<String> remove(String domain) throws Exception;
     }
 
     private final Path lockDir;

@@ -197,7 +197,7 @@ final class RunPhases {
         Path servers = settings.paths().abraDir().resolve("servers");
         Files.createDirectories(settings.paths().appLockDir());
         new Janitor(settings.paths().appLockDir(), settings.paths().domainSuffix(), settings.options().deadline().multipliedBy(2),
-                domain -> teardown.teardownApp(domain, servers), leases)
+                Janitor.Reaper.leavingNothing(domain -> teardown.teardownApp(domain, servers)), leases)
                 .sweep(JanitorCandidates.discover(servers, docker, settings.paths().domainSuffix()), guards::stopRequested);
         if (guards.stopRequested()) {
             throw new InterruptedException("the run was stopped during the janitor's sweep, before it created anything");

@@ -88,6 +88,23 @@ class JanitorSweepTest {
         assertThat(janitor(Duration.ofHours(2)).sweep(Set.of())).isEmpty();
     }
 
+    /**
+     * A teardown that returns what it left (a network still in use, or nothing removed at all because
+     * this process's lease was no longer confirmed) has not reaped: the sweep says REAP_FAILED and
+     * keeps the lockfile for the next sweep, never REAPED with the app still there.
+     */
+    @Test
+    void aReapWhoseTeardownLeftSomethingFailsAndKeepsItsLockfile() throws Exception {
+        Janitor leaving = new Janitor(locks, Duration.ofHours(2),
+                Janitor.Reaper.leavingNothing(domain -> List.of("network " + domain + "_default")));
+        assertThat(leaving.sweep(Set.of(A))).containsEntry(A, Outcome.REAP_FAILED);
+        assertThat(AppDomainLock.path(locks, A)).exists();
+
+        Janitor clean = new Janitor(locks, Duration.ofHours(2), Janitor.Reaper.leavingNothing(domain -> List.of()));
+        assertThat(clean.sweep(Set.of(A))).containsEntry(A, Outcome.REAPED);
+        assertThat(AppDomainLock.path(locks, A)).doesNotExist();
+    }
+
     @Test
     void anUnopenableLockfileIsSkippedAndAStoppingRunProbesNothing() throws Exception {
         Files.createDirectory(AppDomainLock.path(locks, A));

@@ -96,7 +96,7 @@ class JanitorSwarmTest {
             assertThat(mine).containsExactly(LIVE, DEAD);
 
             Map<String, Janitor.Outcome> outcomes = new Janitor(locks, Duration.ofHours(2),
-                    domain -> teardown.teardownApp(domain, servers)).sweep(mine);
+                    Janitor.Reaper.leavingNothing(domain -> teardown.teardownApp(domain, servers))).sweep(mine);
 
             assertThat(outcomes).containsEntry(DEAD, Janitor.Outcome.REAPED).containsEntry(LIVE, Janitor.Outcome.LIVE);
             assertThat(teardown.leftovers(AppNaming.stackName(DEAD))).isEmpty();
@@ -125,7 +125,7 @@ class JanitorSwarmTest {
         mine.retainAll(Set.of(DEAD));
         assertThat(mine).containsExactly(DEAD);
         Map<String, Janitor.Outcome> outcomes = new Janitor(Path.of("/run/lock"), Duration.ofHours(2),
-                domain -> teardown.teardownApp(domain, servers)).sweep(mine);
+                Janitor.Reaper.leavingNothing(domain -> teardown.teardownApp(domain, servers))).sweep(mine);
 
         assertThat(outcomes).containsEntry(DEAD, Janitor.Outcome.REAPED);
         assertThat(teardown.leftovers(stack)).isEmpty();

@@ -36,7 +36,7 @@ public final class NamespaceSweep {
                         AppDomainLease.Holder.of(locks, "namespace-sweep-" + ProcessHandle.current().pid()),
                         new AppDomainLease.Timing(Duration.ofSeconds(90), Duration.ofSeconds(10)), why -> { });
                 System.out.println("outcomes " + new Janitor(locks, suffix, Duration.ofHours(2),
-                        domain -> teardown.teardownApp(domain, servers), leases).sweep(candidates));
+                        Janitor.Reaper.leavingNothing(domain -> teardown.teardownApp(domain, servers)), leases).sweep(candidates));
             }
         }
         System.out.flush();
