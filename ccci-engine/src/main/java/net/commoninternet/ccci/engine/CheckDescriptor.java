@@ -60,7 +60,7 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
 
     @Override
     public void nodeFinished(CcciExecutionContext context, TestDescriptor descriptor, TestExecutionResult result) {
-        context.run().record().add(Outcomes.row(tier, check.name(), result));
+        context.run().record().add(Outcomes.row(tier, check.name(), result, context.stopped()));
     }
 
     @Override

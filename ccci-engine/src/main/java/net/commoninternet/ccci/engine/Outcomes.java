@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.engine;
 
+import java.util.Optional;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.SkipKind;
@@ -16,7 +17,18 @@ final class Outcomes {
     }
 
     static RunRecord.Row row(Tier tier, String check, TestExecutionResult result) {
-        String message = result.getThrowable().map(Throwable::getMessage).orElse(null);
+        return row(tier, check, result, Optional.empty());
+    }
+
+    /**
+     * As {@link #row(Tier, String, TestExecutionResult)}, for a node that ended after its run was
+     * {@code stopped}: a failure then says so first (what the stop's interrupt made the work throw
+     * is no reason a maintainer can act on), with its own message after it.
+     */
+    static RunRecord.Row row(Tier tier, String check, TestExecutionResult result, Optional<String> stopped) {
+        String thrown = result.getThrowable().map(Throwable::getMessage).orElse(null);
+        String message = result.getStatus() == TestExecutionResult.Status.FAILED && stopped.isPresent()
+                ? stopped.get() + (thrown == null ? "" : " (" + thrown + ")") : thrown;
         return switch (result.getStatus()) {
             case SUCCESSFUL -> RunRecord.Row.passed(tier, check);
             case FAILED -> RunRecord.Row.failed(tier, check, message);

@@ -120,7 +120,7 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
     @Override
     public void nodeFinished(CcciExecutionContext context, TestDescriptor descriptor, TestExecutionResult result) {
         if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL || getChildren().isEmpty()) {
-            context.run().record().add(Outcomes.row(tier, null, result));
+            context.run().record().add(Outcomes.row(tier, null, result, context.stopped()));
         }
     }
 

@@ -144,6 +144,22 @@ class EngineExecutionTest {
                 RunRecord.Row.skipped(Tier.LINT, null, SkipKind.UNVERIFIED, reason));
     }
 
+    /** A check the stop's interrupt ended fails, and its row says the run was stopped, then what it threw. */
+    @Test
+    void aCheckThatTheStopEndedSaysTheRunWasStopped() throws IOException {
+        Files.createDirectories(recipes.resolve("stopped-mid-check-interrupted"));
+
+        EngineTestKit.engine(CcciTestEngine.ID).selectors(selectClass(Anchor.class))
+                .configurationParameter(Constants.RECIPES, recipes.toString())
+                .configurationParameter(Constants.RECIPE, "stopped-mid-check-interrupted")
+                .configurationParameter(Constants.STAGES, "install,backup")
+                .execute();
+
+        assertThat(RecordingLifecycle.lastRecord).contains(
+                RunRecord.Row.failed(Tier.INSTALL, "passes", "the run was stopped by SIGTERM (sleep interrupted)"),
+                RunRecord.Row.skipped(Tier.BACKUP, null, SkipKind.UNVERIFIED, "not run: the run was stopped by SIGTERM"));
+    }
+
     @Test
     void checksCarrySurefireNamesRecipeTierCheck() {
         EngineExecutionResults results = execute(selectClass(Anchor.class), "install");

@@ -31,6 +31,9 @@ final class RecordingTiers {
                         RecordingLifecycle.EVENTS.add("check passes");
                         if (run.recipe().startsWith("stopped-")) { // as a SIGTERM mid-check: the guards' stop
                             RecordingLifecycle.STOPS.put(run.recipe(), "the run was stopped by SIGTERM");
+                            if (run.recipe().endsWith("-interrupted")) { // and its interrupt ending the check
+                                throw new InterruptedException("sleep interrupted");
+                            }
                         }
                     }),
                     Check.of("fails", run -> {

@@ -101,6 +101,7 @@ class CancelledRecipeRunTest {
                 "== SIGTERM during teardown — ignored",
                 "stack " + run.stack() + " removed: no service, container, volume, secret, config or network left",
                 "== teardown of " + domain + ": clean ==");
+        assertThat(log).as("the summary says why the upgrade failed").contains("upgrade: the run was stopped by SIGTERM");
         for (String tier : List.of("backup", "restore", "custom", "lint")) {
             assertThat(log).as("no tier after the stop").doesNotContain(">> custom-html " + tier + " started");
         }
