@@ -133,15 +133,20 @@ final class ComposeAllowlist {
                 + " drop " + key + ".", value -> value.isNull() || value.isBoolean() && !value.asBoolean());
     }
 
-    /** An image of a registry the engine may dial: never one at the host's own, a private or a link-local address. */
+    /**
+     * An image of a registry the engine may dial: Docker Hub, a registry known to be public, or one
+     * built on the host ({@link ImageRegistry#refusedByPolicy}); never one at the host's own, a
+     * private or a link-local address, nor a name of the recipe's choosing.
+     */
     private static final Rule IMAGE = (judging, at, image) -> {
         if (!image.isTextual()) {
             judging.unexpected(at, image, "an image reference");
             return;
         }
-        ImageRegistry.host(image.asText()).flatMap(ImageRegistry::refusedAsWritten).ifPresent(why -> judging.refuse(at,
+        ImageRegistry.refusedByPolicy(image.asText()).ifPresent(why -> judging.refuse(at,
                 image.asText(), "pulls the image", "makes the engine dial its registry, from the host's own network: " + why,
-                "name an image of a public registry, or one built on the host."));
+                "name an image of Docker Hub or of a public registry ccci knows, or one built on the host ("
+                        + ImageRegistry.LOCAL + "/...)."));
     };
 
     private static final Rule SERVICE = keys(Map.ofEntries(

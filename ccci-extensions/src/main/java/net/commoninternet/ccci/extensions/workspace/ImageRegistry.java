@@ -4,19 +4,60 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apiguardian.api.API;
 
 /**
  * The registry an image reference names, which the engine dials to pull it: from the host's own
  * network, outside any container and so outside the egress rules. A recipe that names a registry
  * at a private, loopback or link-local address (a cloud's metadata service, the host's own
- * listeners, the LAN) would have the engine make a request of the recipe's choosing there; refused
- * as written by the deploy policy, and as resolved before ccci asks the engine to pull.
+ * listeners, the LAN) would have the engine make a request of the recipe's choosing there.
+ *
+ * <p>So the deploy policy allows only registries known to be public ({@link #KNOWN}: Docker Hub and
+ * the public registries recipes use) and ccci's own name for images built on the host
+ * ({@link #LOCAL}, never pulled). Any other registry is refused as written, whatever it resolves to
+ * now: a name of the recipe's choosing can resolve to the host's own public address, or to a
+ * private one by the time the engine resolves it again (DNS rebinding), and no check of ccci's
+ * can see the engine's own lookup. An operator can allow one image of another registry with the
+ * deploy allowance the refusal names; such a registry is still refused at the pull if it resolves
+ * to a private, loopback or link-local address ({@link #refusedAsResolved}).
  */
 @API(status = API.Status.INTERNAL)
 public final class ImageRegistry {
 
+    /**
+     * Registries known to be public, by the host a reference names (its port aside): Docker Hub's
+     * names, and the public registries Co-op Cloud recipes pull from.
+     */
+    public static final Set<String> KNOWN = Set.of("docker.io", "index.docker.io", "registry-1.docker.io", "ghcr.io",
+            "quay.io", "registry.gitlab.com", "codeberg.org", "git.coopcloud.tech", "lscr.io", "gcr.io", "mcr.microsoft.com",
+            "public.ecr.aws", "docker.elastic.co", "registry.k8s.io");
+
+    /** ccci's name for images built on the host ({@code scripts/setup-local-swarm}): never pulled. */
+    public static final String LOCAL = "ccci.local";
+
     private ImageRegistry() {
+    }
+
+    /**
+     * Why the deploy policy refuses {@code image} as written, or empty: Docker Hub (no registry
+     * named), a {@link #KNOWN} registry and {@link #LOCAL} images pass.
+     */
+    static Optional<String> refusedByPolicy(String image) {
+        Optional<String> host = host(image);
+        if (host.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<String> written = refusedAsWritten(host.get());
+        if (written.isPresent()) {
+            return written;
+        }
+        String name = host.get().toLowerCase(Locale.ROOT);
+        return KNOWN.contains(name) || name.equals(LOCAL) ? Optional.empty()
+                : Optional.of(host.get() + " is not a registry ccci knows to be public (Docker Hub, "
+                        + String.join(", ", new TreeSet<>(KNOWN).stream().filter(k -> !k.contains("docker.io")).toList())
+                        + "), and a name can resolve to the host's own or a private address when the engine looks it up");
     }
 
     /**

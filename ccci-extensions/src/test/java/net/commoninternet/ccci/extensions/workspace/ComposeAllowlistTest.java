@@ -84,11 +84,31 @@ class ComposeAllowlistTest {
                     .startsWith("evil: service app pulls the image " + image + " (image), which makes the engine dial its"
                             + " registry, from the host's own network");
         }
-        passes(SERVICE.replace("ccci.local/busybox:1", "registry.example.org:5000/app:1") + PROXY);
         assertThat(ImageRegistry.host("nginx:1.25")).isEmpty();
         assertThat(ImageRegistry.host("library/nginx")).isEmpty();
         assertThat(ImageRegistry.host("ghcr.io/x/y:1")).hasValue("ghcr.io");
         assertThat(ImageRegistry.refusedAsResolved("localhost")).isPresent();
+    }
+
+    /**
+     * Only registries known to be public, whatever a name resolves to now: a name of the recipe's
+     * choosing can point at the host's own public address, or at a private one by the time the engine
+     * looks it up again (DNS rebinding), which no check of ccci's sees. Its refusal names the
+     * operator's allowance for that one image.
+     */
+    @Test
+    void anImageOfARegistryNobodyKnowsToBePublicIsRefusedWhateverItResolvesTo() throws Exception {
+        for (String image : List.of("registry.example.org:5000/app:1", "203.0.113.7/app:1", "Rebind.Attacker.Example/app",
+                "ghcr.io.attacker.example/x/y:1", "[2001:db8::1]:5000/app:1")) {
+            assertThat(refusal(SERVICE.replace("ccci.local/busybox:1", "\"" + image + "\"") + PROXY)).as(image)
+                    .startsWith("evil: service app pulls the image " + image + " (image), which makes the engine dial its"
+                            + " registry, from the host's own network: ")
+                    .endsWith("-Dccci.deploy-allowance=evil:image=" + image + ".");
+        }
+        for (String image : List.of("nginx:1.25", "library/nginx", "docker.io/library/nginx:1", "ghcr.io/x/y:1",
+                "GHCR.IO/x/y:1", "quay.io:443/x/y", "git.coopcloud.tech/coop-cloud/backup-bot-two:2", "ccci.local/postgres:15")) {
+            passes(SERVICE.replace("ccci.local/busybox:1", "\"" + image + "\"") + PROXY);
+        }
     }
 
     @Test

@@ -28,6 +28,7 @@ import net.commoninternet.ccci.extensions.workspace.EnvFile;
 import net.commoninternet.ccci.extensions.workspace.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
 import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
+import net.commoninternet.ccci.extensions.workspace.ImageRegistry;
 import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import org.apiguardian.api.API;
@@ -170,9 +171,12 @@ public final class SwarmDriver implements AppDriver {
             if (e.getHttpStatus() != 404) {
                 return Optional.of(DockerEngine.engineSays(e));
             }
+            Optional<String> registry = ImageRegistry.host(image);
+            if (registry.filter(ImageRegistry.LOCAL::equalsIgnoreCase).isPresent()) {
+                return Optional.of(ImageRegistry.LOCAL + " images are built on this host, never pulled");
+            }
             // the engine dials the registry from the host's own network, outside every container's egress rules
-            Optional<String> refused = net.commoninternet.ccci.extensions.workspace.ImageRegistry.host(image)
-                    .flatMap(net.commoninternet.ccci.extensions.workspace.ImageRegistry::refusedAsResolved);
+            Optional<String> refused = registry.flatMap(ImageRegistry::refusedAsResolved);
             if (refused.isPresent()) {
                 return Optional.of("ccci does not have the engine pull from its registry: " + refused.get());
             }

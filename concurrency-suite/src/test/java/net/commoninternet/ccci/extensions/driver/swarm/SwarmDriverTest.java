@@ -118,20 +118,31 @@ class SwarmDriverTest {
 
     @Test
     void aMissingImageIsNamedAndNothingIsDeployed() throws Exception {
-        App app = app("version: \"3.8\"\nservices:\n  app:\n    image: ccci.local/never-built:${TAG}\n");
+        App app = app("version: \"3.8\"\nservices:\n  app:\n    image: ccci-never-built:${TAG}\n");
 
         EnvFile.read(app.envFile()).set("TAG", "7").write(app.envFile());
 
         try (LogCapture log = new LogCapture(SwarmDriver.class)) {
             // No registry answers here: the pull fails as it would for an image that exists nowhere.
             assertThatThrownBy(() -> driver.deploy(app))
-                    .hasMessageStartingWith("image ccci.local/never-built:7 of service app is neither on this host nor"
+                    .hasMessageStartingWith("image ccci-never-built:7 of service app is neither on this host nor"
                             + " pullable (pulling it failed: ")
                     .hasMessageContaining("scripts/setup-local-swarm")
                     .hasMessageNotContaining("Status 500").hasMessageNotContaining("{\"message\"");
             assertThat(log.lines()).noneMatch(l -> l.contains("Status 500") || l.contains("{\"message\""));
         }
 
+        assertThat(new StackTeardown(docker.client()).leftovers(app.stack())).isEmpty();
+    }
+
+    /** ccci's own name for images built on the host is never pulled: the sentence says to build it. */
+    @Test
+    void aMissingImageBuiltOnTheHostIsNeverPulled() throws Exception {
+        App app = app("version: \"3.8\"\nservices:\n  app:\n    image: ccci.local/never-built:7\n");
+
+        assertThatThrownBy(() -> driver.deploy(app)).hasMessage("image ccci.local/never-built:7 of service app is neither on"
+                + " this host nor pullable (ccci.local images are built on this host, never pulled): build or load it first"
+                + " (scripts/setup-local-swarm builds the bundled recipes' images), or fix the image name.");
         assertThat(new StackTeardown(docker.client()).leftovers(app.stack())).isEmpty();
     }
 
