@@ -104,6 +104,73 @@ class DroneStepTest {
                 "fork: teardown end");
     }
 
+    /**
+     * A cancel in the build's first milliseconds: TERM at moments swept over the wrapper's whole start
+     * (from before its trap to after the build began). Whenever it comes, the build never runs to its
+     * end and the step ends 143. Before the fix, a TERM after the build's fork and before its setsid
+     * was forwarded to a group that did not exist yet (ESRCH, ignored): the build ran to its end and
+     * the cancelled step ended 0 (30 of 100 trials with a TERM 15-30 ms after a shell started the
+     * wrapper; 18 of these 48 once).
+     */
+    @Test
+    void aTermInTheBuildsFirstMillisecondsIsNeverLost() throws Exception {
+        long start = calibratedStartNanos();
+        // the build outlasts the sweep: a TERM the wrapper received is always one it had to forward
+        long buildMillis = Math.max(1000, 3 * start / 1_000_000);
+        int trials = 48;
+        List<String> lost = new java.util.concurrent.CopyOnWriteArrayList<>();
+        // four at a time: each trial's wrapper waits out its group in 0.2 s polls once its build ended
+        java.util.concurrent.ExecutorService four = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<?>> all = new java.util.ArrayList<>();
+            for (int t = 0; t < trials; t++) {
+                int trial = t;
+                all.add(four.submit(() -> {
+                    cancelAt(trial, start * 2 * trial / trials, buildMillis).ifPresent(lost::add);
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> trial : all) {
+                trial.get();
+            }
+        } finally {
+            four.shutdownNow();
+        }
+        Thread.sleep(buildMillis + 200); // a build the cancel missed touches its file once its time is up
+        for (int trial = 0; trial < trials; trial++) {
+            if (Files.exists(sandbox.resolve("ran-" + trial))) {
+                lost.add("trial " + trial + "'s build ran to its end");
+            }
+        }
+        assertThat(lost).as("cancels lost (the wrapper's start: %d ms)", start / 1_000_000).isEmpty();
+    }
+
+    /** One wrapped build of {@code buildMillis}, TERMed {@code delay} ns after its start: why the cancel was lost, if it was. */
+    private java.util.Optional<String> cancelAt(int trial, long delay, long buildMillis) throws Exception {
+        Path ran = sandbox.resolve("ran-" + trial);
+        Path log = sandbox.resolve("step-" + trial + ".log");
+        Process step = new ProcessBuilder("bash", DRONE_STEP.toString(), "sh", "-c",
+                "sleep " + buildMillis / 1000.0 + "; touch " + ran)
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        java.util.concurrent.locks.LockSupport.parkNanos(delay);
+        step.destroy(); // SIGTERM, as the step shell's death sends it
+        assertThat(step.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("trial %d ended", trial).isTrue();
+        return step.exitValue() == 143 ? java.util.Optional.empty()
+                : java.util.Optional.of("trial " + trial + " ended " + step.exitValue() + ": " + Files.readString(log).strip());
+    }
+
+    /** How long the wrapper takes to start a build here and now, the slowest of three. */
+    private long calibratedStartNanos() throws Exception {
+        long slowest = 0;
+        for (int i = 0; i < 3; i++) {
+            long before = System.nanoTime();
+            Process step = new ProcessBuilder("bash", DRONE_STEP.toString(), "true").start();
+            assertThat(step.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            slowest = Math.max(slowest, System.nanoTime() - before);
+        }
+        return slowest;
+    }
+
     /** A build that ignores TERM, and a grandchild of it that does too: the step still ends, after the grace it printed. */
     @Test
     void aCancelledBuildThatIgnoresTermIsKilledAfterThePrintedGraceSoTheStepEnds() throws Exception {
