@@ -38,9 +38,14 @@ class EngineExecutionTest {
     }
 
     private EngineExecutionResults execute(DiscoverySelector selector, String stages) {
+        return execute(selector, "demo", stages);
+    }
+
+    /** A run of {@code recipe} (a folder of {@link #recipes}), its tiers {@code stages}. */
+    private EngineExecutionResults execute(DiscoverySelector selector, String recipe, String stages) {
         return EngineTestKit.engine(CcciTestEngine.ID).selectors(selector)
                 .configurationParameter(Constants.RECIPES, recipes.toString())
-                .configurationParameter(Constants.RECIPE, "demo")
+                .configurationParameter(Constants.RECIPE, recipe)
                 .configurationParameter(Constants.STAGES, stages)
                 .execute();
     }
@@ -69,11 +74,7 @@ class EngineExecutionTest {
     void secretValuesAreMaskedInEveryReportedFailureAndInTheRunRecord() throws IOException {
         Files.createDirectories(recipes.resolve("secretive"));
 
-        EngineExecutionResults results = EngineTestKit.engine(CcciTestEngine.ID).selectors(selectClass(Anchor.class))
-                .configurationParameter(Constants.RECIPES, recipes.toString())
-                .configurationParameter(Constants.RECIPE, "secretive")
-                .configurationParameter(Constants.STAGES, "install,lint")
-                .execute();
+        EngineExecutionResults results = execute(selectClass(Anchor.class), "secretive", "install,lint");
 
         results.testEvents().assertThatEvents().haveExactly(1,
                 event(test("fails"), finishedWithFailure(instanceOf(AssertionError.class), message("******** failure"))));
@@ -124,11 +125,7 @@ class EngineExecutionTest {
     void onceTheRunIsStoppedNoFurtherCheckOrTierStartsAndTheTeardownFollows() throws IOException {
         Files.createDirectories(recipes.resolve("stopped-mid-install"));
 
-        EngineExecutionResults results = EngineTestKit.engine(CcciTestEngine.ID).selectors(selectClass(Anchor.class))
-                .configurationParameter(Constants.RECIPES, recipes.toString())
-                .configurationParameter(Constants.RECIPE, "stopped-mid-install")
-                .configurationParameter(Constants.STAGES, "install,backup,lint")
-                .execute();
+        EngineExecutionResults results = execute(selectClass(Anchor.class), "stopped-mid-install", "install,backup,lint");
 
         assertThat(RecordingLifecycle.EVENTS).containsExactly("setup stopped-mid-install [INSTALL, BACKUP, LINT]",
                 "operate install", "check passes", "after install ok", "teardown stopped-mid-install");
@@ -149,11 +146,7 @@ class EngineExecutionTest {
     void aCheckThatTheStopEndedSaysTheRunWasStopped() throws IOException {
         Files.createDirectories(recipes.resolve("stopped-mid-check-interrupted"));
 
-        EngineTestKit.engine(CcciTestEngine.ID).selectors(selectClass(Anchor.class))
-                .configurationParameter(Constants.RECIPES, recipes.toString())
-                .configurationParameter(Constants.RECIPE, "stopped-mid-check-interrupted")
-                .configurationParameter(Constants.STAGES, "install,backup")
-                .execute();
+        execute(selectClass(Anchor.class), "stopped-mid-check-interrupted", "install,backup");
 
         assertThat(RecordingLifecycle.lastRecord).contains(
                 RunRecord.Row.failed(Tier.INSTALL, "passes", "the run was stopped by SIGTERM (sleep interrupted)"),
