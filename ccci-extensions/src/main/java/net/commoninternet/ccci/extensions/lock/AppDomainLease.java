@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.lock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,9 +56,11 @@ import org.slf4j.LoggerFactory;
  * clock (the leader's time on each write, {@link SwarmRecords#swarmNow}) only tells a janitor which
  * leases are worth watching ({@link #looksStale}); the watch is the proof.
  *
- * <p>A lease held from this very flock scope (this host's lock directory) while the caller holds the
- * domain's flock belongs to a dead run (a run takes the flock first and lets it go last): it is taken
- * over at once, so on one host the kernel-released flock stays the fast path.
+ * <p>A lease held from this very flock scope (this kernel's lock directory, {@link #scope}) while the
+ * caller holds the domain's flock belongs to a dead run (a run takes the flock first and lets it go
+ * last): it is taken over at once, so on one host the kernel-released flock stays the fast path. A
+ * scope is claimed the same only when it surely is; in doubt two scopes differ, and a lease of the
+ * other then only expires (slower, never wrong).
  */
 @API(status = API.Status.INTERNAL)
 public final class AppDomainLease {
@@ -80,8 +83,15 @@ public final class AppDomainLease {
     static final String HELD = "held";
     static final String RELEASED = "released";
 
-    /** This machine's id: with a lock folder, a flock scope (tests simulate other hosts with {@link Holder}'s own). */
-    private static final String MACHINE = machineId();
+    /**
+     * Stands for this very process where its kernel or lock folder cannot be named: no other process
+     * has it (a random part), so a scope or pid space built with it matches nobody else's.
+     */
+    private static final String THIS_PROCESS_ONLY = "process " + ProcessHandle.current().pid() + " on " + hostname() + " #"
+            + UUID.randomUUID();
+
+    /** This process's pid space ({@link #pidSpace}): tests simulate other hosts with {@link Holder}'s own. */
+    private static final String PID_SPACE = pidSpace(bootId(), pidNamespace());
 
     /** This process's start time, with its pid the proof on this machine that a holder still lives. */
     private static final String ME_STARTED = startedAt(ProcessHandle.current());
@@ -125,20 +135,49 @@ public final class AppDomainLease {
     }
 
     /**
-     * Who takes a lease: a process of {@code host} whose runs flock in {@code lockDir}. Its flock
-     * scope (this machine and that folder) names the flocks the taker's run also holds; a lease from
-     * the same scope is judged by the flock.
+     * Who takes a lease: a process of {@code host} whose runs flock in {@code lockDir}; {@code machine}
+     * is the pid space it runs in ({@link #pidSpace}), where its {@code pid} means it. Its flock scope
+     * names the flocks the taker's run also holds; a lease from the same scope is judged by the flock.
      */
     public record Holder(String host, String machine, Path lockDir, long pid, String runId) {
-        /** This process on this machine, locking in {@code lockDir}, for run {@code runId}. */
+        /** This process, in its kernel and pid namespace, locking in {@code lockDir}, for run {@code runId}. */
         public static Holder of(Path lockDir, String runId) {
-            return new Holder(hostname(), MACHINE, lockDir.toAbsolutePath().normalize(), ProcessHandle.current().pid(), runId);
+            return new Holder(hostname(), PID_SPACE, lockDir.toAbsolutePath().normalize(), ProcessHandle.current().pid(), runId);
         }
 
-        /** The machine's id and the lock folder: leases of one scope are arbitrated by its flocks too. */
+        /**
+         * The pid space and the lock folder as the kernel sees it now ({@link #scope}): leases of one
+         * scope are arbitrated by its flocks too. Read when written and when compared, while the flock
+         * is held, so the folder is the one the flock is in.
+         */
         public String flockScope() {
-            return machine + ":" + lockDir;
+            return scope(machine, lockDir, fileKey(lockDir));
         }
+    }
+
+    /**
+     * Whose pids a process sees: its kernel's boot (a new boot id at each boot, when every pid and
+     * every flock is gone; another one on each cloned VM, which /etc/machine-id is not) and its pid
+     * namespace ({@code pid:[4026531836]}; each container has its own). Two processes of one pid space
+     * see the same process under one pid. If either is unknown, {@link #THIS_PROCESS_ONLY}: then only
+     * this very process matches, and a record of any other is left to expire.
+     */
+    static String pidSpace(String bootId, String pidNamespace) {
+        if (bootId == null || bootId.isBlank() || pidNamespace == null || pidNamespace.isBlank()) {
+            return "unknown kernel, " + THIS_PROCESS_ONLY;
+        }
+        return "boot " + bootId.strip() + " " + pidNamespace.strip();
+    }
+
+    /**
+     * A flock scope: a pid space and a lock folder, by its path and by its file key ({@code
+     * (dev=..,ino=..)}): two containers whose {@code /run/lock} are different mounts get two scopes,
+     * whose flocks do not exclude each other; two processes sharing one folder get one. The pid space
+     * in it is the safe side: two containers sharing one host folder do share its flocks, but are
+     * judged by expiry. No file key: the scope of this very process only.
+     */
+    static String scope(String pidSpace, Path lockDir, Object fileKey) {
+        return pidSpace + " " + lockDir + " " + (fileKey == null ? "unknown folder, " + THIS_PROCESS_ONLY : fileKey);
     }
 
     /** A lease as read at {@code seenAt} (this host's monotonic clock, after the read returned). */
@@ -248,8 +287,10 @@ public final class AppDomainLease {
     /**
      * Whether the holder of {@code seen} is proven gone without waiting for expiry, the caller holding
      * the domain's flock in its own lock folder: held from this flock scope (the flock, let go last,
-     * is free), or held from this very machine by a process that no longer exists (its pid is gone or
-     * now names a process started at another time): the kernel's word, as good as a flock's.
+     * is free), or held from this pid space (same kernel boot, same pid namespace) by a process that
+     * no longer exists (its pid is gone or now names a process started at another time): the kernel's
+     * word, as good as a flock's. A record of an older ccci (a machine id for its pid space) is never
+     * proven gone: it expires.
      */
     public boolean provenGone(Seen seen) {
         if (seen.absent() || seen.released()) {
@@ -699,18 +740,30 @@ public final class AppDomainLease {
         }
     }
 
-    /** This machine's id (systemd's, then D-Bus's), else its hostname: the flock scope's machine. */
-    private static String machineId() {
-        for (String file : List.of("/etc/machine-id", "/var/lib/dbus/machine-id")) {
-            try {
-                String id = Files.readString(Path.of(file)).strip();
-                if (!id.isEmpty()) {
-                    return id;
-                }
-            } catch (IOException absent) {
-                // the next one
-            }
+    /** This kernel's boot id, or null. */
+    private static String bootId() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/random/boot_id"));
+        } catch (IOException | RuntimeException unreadable) {
+            return null;
         }
-        return hostname();
+    }
+
+    /** This process's pid namespace ({@code pid:[4026531836]}), or null. */
+    private static String pidNamespace() {
+        try {
+            return Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
+        } catch (IOException | RuntimeException unreadable) {
+            return null;
+        }
+    }
+
+    /** The lock folder's identity as the kernel has it now ({@code (dev=..,ino=..)} on Linux), or null. */
+    private static Object fileKey(Path lockDir) {
+        try {
+            return Files.readAttributes(lockDir, BasicFileAttributes.class).fileKey();
+        } catch (IOException | RuntimeException unreadable) {
+            return null;
+        }
     }
 }
