@@ -62,7 +62,8 @@ public final class ImageRegistry {
 
     /**
      * The registry host of {@code image} as docker reads a reference: its first path component if
-     * that has a {@code .} or a {@code :} or is {@code localhost}; else none (Docker Hub).
+     * that has a {@code .} or a {@code :}, is {@code localhost}, or has an upper-case letter (no
+     * repository name may, so docker takes it for a host: {@code Metadata/x}); else none (Docker Hub).
      */
     public static Optional<String> host(String image) {
         int slash = image.indexOf('/');
@@ -70,7 +71,8 @@ public final class ImageRegistry {
             return Optional.empty();
         }
         String first = image.substring(0, slash);
-        if (!first.contains(".") && !first.contains(":") && !first.equals("localhost")) {
+        if (!first.contains(".") && !first.contains(":") && !first.equalsIgnoreCase("localhost")
+                && first.equals(first.toLowerCase(Locale.ROOT))) {
             return Optional.empty();
         }
         String host = first.startsWith("[") ? first.substring(1, Math.max(1, first.indexOf(']'))) // [::1]:5000

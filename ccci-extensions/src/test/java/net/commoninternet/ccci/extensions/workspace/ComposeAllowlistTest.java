@@ -79,7 +79,7 @@ class ComposeAllowlistTest {
     @Test
     void anImageOfARegistryAtTheHostsOwnAPrivateOrALinkLocalAddressIsRefused() throws Exception {
         for (String image : List.of("169.254.169.254/latest/meta-data:1", "10.0.0.5:5000/app:1", "localhost:5000/app:1",
-                "[::1]:5000/app:1", "127.0.0.1/app")) {
+                "[::1]:5000/app:1", "127.0.0.1/app", "LOCALHOST/x:1")) {
             assertThat(imageRefusal(image)).containsAnyOf(" private, loopback or link-local address", " is this host");
         }
         assertThat(ImageRegistry.host("nginx:1.25")).isEmpty();
@@ -97,6 +97,7 @@ class ComposeAllowlistTest {
     @Test
     void anImageOfARegistryNobodyKnowsToBePublicIsRefusedWhateverItResolvesTo() throws Exception {
         for (String image : List.of("registry.example.org:5000/app:1", "203.0.113.7/app:1", "Rebind.Attacker.Example/app",
+                "Metadata/x:1", "Intranet/app", // docker reads an upper-case first component as a host (GCE's "metadata")
                 "ghcr.io.attacker.example/x/y:1", "[2001:db8::1]:5000/app:1")) {
             assertThat(imageRefusal(image)).contains("is not a registry ccci knows to be public")
                     .endsWith("-Dccci.deploy-allowance=evil:image=" + image + ".");
