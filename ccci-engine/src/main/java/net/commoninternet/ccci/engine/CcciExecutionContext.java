@@ -76,7 +76,8 @@ public final class CcciExecutionContext implements EngineExecutionContext {
 
     /** Inside the run's tiers: the run, the live app they test, and what says whether the run was stopped. */
     CcciExecutionContext withLive(RecipeRunContext newRun, LiveRun newLive, RunStop stop) {
-        return new CcciExecutionContext(plugins, attachments, newRun, new Live(newLive, stop), new TierState(null, null));
+        return new CcciExecutionContext(plugins, attachments, newRun, new Live(newLive, stop == null ? RunStop.NEVER : stop),
+                new TierState(null, null));
     }
 
     /** Inside one tier: its view of the run, and its record. */

@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.engine;
 
+import java.util.Optional;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RunRecord;
@@ -19,6 +20,11 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
     private final Check check;
     private final Tier tier;
     private final String legacyName;
+    /**
+     * Why the run was stopped, as it was when this node's work threw: a failure the stop caused says
+     * so in the results; one that came before the stop keeps its own message alone.
+     */
+    private volatile Optional<String> stoppedAtFailure = Optional.empty();
 
     /**
      * A check with no source of its own takes the run's anchor class: Surefire files a test
@@ -60,7 +66,7 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
 
     @Override
     public void nodeFinished(CcciExecutionContext context, TestDescriptor descriptor, TestExecutionResult result) {
-        context.run().record().add(Outcomes.row(tier, check.name(), result, context.stopped()));
+        context.run().record().add(Outcomes.row(tier, check.name(), result, stoppedAtFailure));
     }
 
     @Override
@@ -68,6 +74,7 @@ final class CheckDescriptor extends AbstractTestDescriptor implements Node<CcciE
         try {
             check.verify(context.tierView());
         } catch (Throwable t) {
+            stoppedAtFailure = context.stopped();
             Throwable reported = Redaction.of(t, context.run()::redact);
             context.tier().failed(reported);
             throw Redaction.rethrow(reported);

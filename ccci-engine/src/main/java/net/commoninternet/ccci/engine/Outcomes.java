@@ -21,8 +21,8 @@ final class Outcomes {
     }
 
     /**
-     * As {@link #row(Tier, String, TestExecutionResult)}, for a node that ended after its run was
-     * {@code stopped}: a failure then says so first (what the stop's interrupt made the work throw
+     * As {@link #row(Tier, String, TestExecutionResult)}, for a node whose work threw once its run was
+     * {@code stopped}: the failure then says so first (what the stop's interrupt made the work throw
      * is no reason a maintainer can act on), with its own message after it.
      */
     static RunRecord.Row row(Tier tier, String check, TestExecutionResult result, Optional<String> stopped) {

@@ -22,6 +22,11 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
     private final Tier tier;
     private final Optional<TierPlugin> plugin;
     private final Optional<String> notApplicable;
+    /**
+     * Why the run was stopped, as it was when this node's work threw: a failure the stop caused says
+     * so in the results; one that came before the stop keeps its own message alone.
+     */
+    private volatile Optional<String> stoppedAtFailure = Optional.empty();
 
     /** @param notApplicable the recipe's reason (EXPECTED_NA) why this tier does not apply to it */
     TierDescriptor(UniqueId uniqueId, Tier tier, Optional<TierPlugin> plugin, TestSource anchor,
@@ -109,6 +114,7 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
             plugin.orElseThrow().operate(context.tierView());
             context.plugins().extensions().beforeChecks(context.tierView());
         } catch (Throwable t) {
+            stoppedAtFailure = context.stopped();
             Throwable reported = Redaction.of(t, context.run()::redact);
             context.tier().failed(reported);
             throw Redaction.rethrow(reported);
@@ -120,7 +126,7 @@ final class TierDescriptor extends AbstractTestDescriptor implements Node<CcciEx
     @Override
     public void nodeFinished(CcciExecutionContext context, TestDescriptor descriptor, TestExecutionResult result) {
         if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL || getChildren().isEmpty()) {
-            context.run().record().add(Outcomes.row(tier, null, result, context.stopped()));
+            context.run().record().add(Outcomes.row(tier, null, result, stoppedAtFailure));
         }
     }
 

@@ -153,6 +153,16 @@ class EngineExecutionTest {
                 RunRecord.Row.skipped(Tier.BACKUP, null, SkipKind.UNVERIFIED, "not run: the run was stopped by SIGTERM"));
     }
 
+    /** A failure of its own that came before the stop is not blamed on it. */
+    @Test
+    void aFailureBeforeTheStopKeepsItsOwnMessage() throws IOException {
+        Files.createDirectories(recipes.resolve("stopped-after-lint"));
+
+        execute(selectClass(Anchor.class), "stopped-after-lint", "lint");
+
+        assertThat(RecordingLifecycle.lastRecord).containsExactly(RunRecord.Row.failed(Tier.LINT, null, "lint operation broke"));
+    }
+
     @Test
     void checksCarrySurefireNamesRecipeTierCheck() {
         EngineExecutionResults results = execute(selectClass(Anchor.class), "install");

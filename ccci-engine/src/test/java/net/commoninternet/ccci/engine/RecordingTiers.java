@@ -123,6 +123,9 @@ final class RecordingTiers {
     public static final class AfterTierRecorder implements RunExtension.AfterTier {
         @Override
         public void afterTier(TierContext tier, Throwable failure) {
+            if (tier.recipe().startsWith("stopped-after-")) { // a stop that comes after the tier's own failure
+                RecordingLifecycle.STOPS.put(tier.recipe(), "the run was stopped by SIGTERM");
+            }
             RecordingLifecycle.EVENTS.add("after " + tier.tier().id() + (failure == null ? " ok" : " failed: " + failure.getMessage()));
         }
     }
