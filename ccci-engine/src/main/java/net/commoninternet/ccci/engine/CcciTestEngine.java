@@ -53,9 +53,7 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
             // For every selection, not only an anchor class: a build that names no recipe must fail
             // in the first module that runs this engine, before anything else is run for nothing.
             DiscoveryIssueReporter.forwarding(request.getDiscoveryListener(), uniqueId).reportIssue(DiscoveryIssue.create(
-                    DiscoveryIssue.Severity.ERROR, "-D" + blank.get() + "= was given but names no recipe: pass"
-                            + " -Drecipe=<name>, e.g. -Drecipe=custom-html (a CI job whose RECIPE variable is empty"
-                            + " would otherwise test nothing and pass), or leave it out to run ccci's own tests."));
+                    DiscoveryIssue.Severity.ERROR, RecipeSelection.blank(blank.get())));
             return engine;
         }
         EngineDiscoveryRequestResolver.<CcciEngineDescriptor>builder()

@@ -2,8 +2,6 @@ package net.commoninternet.ccci.engine;
 
 import static org.junit.platform.engine.support.discovery.SelectorResolver.Resolution.unresolved;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -67,7 +65,7 @@ final class RecipeSelectorResolver implements SelectorResolver {
                     .source(ClassSource.from(anchor)));
             return unresolved();
         }
-        Optional<List<String>> names = expand(recipes);
+        Optional<List<String>> names = RecipeSelection.expand(reader, recipes, this::error);
         if (names.isEmpty()) {
             return unresolved();
         }
@@ -77,31 +75,6 @@ final class RecipeSelectorResolver implements SelectorResolver {
             matches.addAll(run.getMatches());
         }
         return matches.isEmpty() ? unresolved() : Resolution.matches(matches);
-    }
-
-    /** {@code all} as every recipe of the recipes directory; any other list as it is. */
-    private Optional<List<String>> expand(List<String> recipes) {
-        if (!recipes.contains(Constants.ALL_RECIPES)) {
-            return Optional.of(recipes);
-        }
-        if (recipes.size() > 1) {
-            error("'" + Constants.ALL_RECIPES + "' already selects every recipe: pass -Drecipe=" + Constants.ALL_RECIPES
-                    + " alone, or list the recipes you want (a,b,c).");
-            return Optional.empty();
-        }
-        Path dir = reader.recipesDirectory();
-        if (!Files.isDirectory(dir)) {
-            reader.read(Constants.ALL_RECIPES);
-            reader.problems().forEach(p -> issues.reportIssue(DiscoveryIssue.create(Severity.ERROR, p)));
-            return Optional.empty();
-        }
-        List<String> all = new RecipeCatalog(dir).names();
-        if (all.isEmpty()) {
-            error("-Drecipe=" + Constants.ALL_RECIPES + " found no recipe folders in " + dir + ": point -D" + Constants.RECIPES
-                    + " at the directory holding them.");
-            return Optional.empty();
-        }
-        return Optional.of(all);
     }
 
     @Override

@@ -42,18 +42,38 @@ final class SettingsReader {
     private final long pid;
     private final Set<String> drivers;
     private final List<String> problems = new ArrayList<>();
+    /** What a relative path setting is relative to: the working directory of the JVM that runs the recipes. */
+    private final Path base;
 
     /** @param drivers the ids of the drivers on the class path, what {@code ccci.driver} may name */
     SettingsReader(ConfigurationParameters config, Map<String, String> env, long pid, Set<String> drivers) {
+        this(config, env, pid, drivers, Path.of("").toAbsolutePath());
+    }
+
+    private SettingsReader(ConfigurationParameters config, Map<String, String> env, long pid, Set<String> drivers, Path base) {
         this.config = config;
         this.env = env;
         this.pid = pid;
         this.drivers = new TreeSet<>(drivers);
+        this.base = base;
     }
 
     /** The one place ccci reads its process's environment: once, at discovery. */
     static SettingsReader fromProcess(ConfigurationParameters config, Set<String> drivers) {
         return new SettingsReader(config, System.getenv(), ProcessHandle.current().pid(), drivers);
+    }
+
+    /**
+     * The settings as a JVM working in {@code base} reads them, with this process's environment:
+     * {@link SelectionCheck}'s, in Maven's JVM, for the run's JVM (Surefire's fork works in the module's folder).
+     */
+    static SettingsReader fromProcess(ConfigurationParameters config, Set<String> drivers, Path base) {
+        return new SettingsReader(config, System.getenv(), ProcessHandle.current().pid(), drivers, base);
+    }
+
+    /** A path setting as the reading JVM resolves it: relative to {@link #base}, normalized. */
+    private Path absolute(String path) {
+        return base.resolve(path).toAbsolutePath().normalize();
     }
 
     /**
@@ -67,8 +87,7 @@ final class SettingsReader {
 
     /** The directory {@code ccci.recipes} names (or the default), whether or not it exists. */
     Path recipesDirectory() {
-        return Path.of(config.get(RECIPES).map(String::trim).filter(s -> !s.isEmpty()).orElse("recipes"))
-                .toAbsolutePath().normalize();
+        return absolute(config.get(RECIPES).map(String::trim).filter(s -> !s.isEmpty()).orElse("recipes"));
     }
 
     /**
@@ -139,7 +158,7 @@ final class SettingsReader {
         Path runsDir = folder(RUNS_DIR, HostVariables.RUNS_DIR, "/var/lib/cc-ci-runs");
         Path abraDir = path(ABRA_DIR, HostVariables.ABRA_DIR, System.getProperty("user.home") + "/.abra");
         Optional<Path> logFile = config.get(LOG_FILE).map(String::trim).filter(s -> !s.isEmpty())
-                .map(f -> Path.of(f).toAbsolutePath().normalize());
+                .map(this::absolute);
         boolean skipFetch = skipFetch();
         Set<String> approved = approvedRecipes();
         DeployAllowance allowance = deployAllowance();
@@ -191,7 +210,7 @@ final class SettingsReader {
             lines.add(new DeployAllowanceFile.Line(item.trim(), DEPLOY_ALLOWANCE));
         }
         Optional<String> named = config.get(DEPLOY_ALLOWANCE_FILE).map(String::trim).filter(s -> !s.isEmpty());
-        Path file = Path.of(named.orElse(DEFAULT_DEPLOY_ALLOWANCE_FILE));
+        Path file = absolute(named.orElse(DEFAULT_DEPLOY_ALLOWANCE_FILE));
         List<DeployAllowanceFile.Line> fromFile = DeployAllowanceFile.read(file, named.isPresent(), problems);
         lines.addAll(fromFile);
         Set<DeployAllowance.Entry> entries = new LinkedHashSet<>();
@@ -342,8 +361,8 @@ final class SettingsReader {
     }
 
     private Path path(String key, String envName, String fallback) {
-        return Path.of(config.get(key).or(() -> Optional.ofNullable(env.get(envName)))
-                .map(String::trim).filter(s -> !s.isEmpty()).orElse(fallback)).toAbsolutePath().normalize();
+        return absolute(config.get(key).or(() -> Optional.ofNullable(env.get(envName)))
+                .map(String::trim).filter(s -> !s.isEmpty()).orElse(fallback));
     }
 
     private <T> T parse(String key, String fallback, Function<String, T> parser, String example) {

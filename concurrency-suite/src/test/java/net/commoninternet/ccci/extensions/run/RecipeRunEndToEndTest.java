@@ -370,6 +370,12 @@ class RecipeRunEndToEndTest {
         assertFailsCleanly("../../etc", "'../../etc' is not a recipe name");
     }
 
+    @Test
+    void aBlankRecipeFailsAtOnceWithOneSentenceAndCreatesNothing() throws Exception {
+        // a CI job whose RECIPE variable is empty: the build fails before the first module's tests
+        assertFailsCleanly("", "-Drecipe= was given but names no recipe");
+    }
+
     private void assertFailsCleanly(String recipe, String sentence) throws Exception {
         MavenRun run = MavenRun.start(sandbox.resolve("mvn.log"), env(false), "-Drecipe=" + recipe);
 
@@ -377,6 +383,9 @@ class RecipeRunEndToEndTest {
 
         assertThat(exit).isNotZero();
         assertThat(run.output()).contains(sentence);
+        // the sentence alone: no exception of Surefire's or Maven's, no stack, nothing before it is thrown away
+        assertThat(run.output()).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("T E S T S");
+        assertThat(run.output().lines().filter(l -> l.contains("[ERROR]"))).singleElement().asString().contains(sentence);
         assertThat(sandbox.resolve("runs")).doesNotExist();
         assertThat(sandbox.resolve("locks")).doesNotExist();
     }
