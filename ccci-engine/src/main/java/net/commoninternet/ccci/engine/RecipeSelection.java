@@ -67,6 +67,7 @@ final class RecipeSelection {
         List<String> recipes = reader.recipes();
         Set<String> problems = new LinkedHashSet<>();
         Optional<List<String>> names = recipes.isEmpty() ? Optional.of(List.of()) : expand(reader, recipes, problems::add);
+        int runs = 0;
         for (String recipe : names.orElse(List.of())) {
             Optional<RunSettings> read = reader.read(recipe);
             if (read.isEmpty()) {
@@ -76,9 +77,12 @@ final class RecipeSelection {
             RecipeCatalog catalog = new RecipeCatalog(read.get().paths().recipesDir());
             if (!catalog.contains(recipe)) {
                 problems.add(catalog.notFound(recipe));
+                continue;
             }
+            runs++;
         }
-        if (problems.isEmpty() && names.orElse(List.of()).size() > 1) {
+        // as discovery: the parallel settings are judged when more than one run was found
+        if (runs > 1) {
             ParallelExecution.problem(config).ifPresent(problems::add);
         }
         return new ArrayList<>(problems);

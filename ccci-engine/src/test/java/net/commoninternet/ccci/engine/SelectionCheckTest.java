@@ -68,6 +68,8 @@ class SelectionCheckTest {
                 selecting("demo", Constants.RECIPES, module.resolve("none").toString()),
                 selecting("all", Constants.RECIPES, module.resolve("none").toString()),
                 selecting("demo,custom-html", Constants.PARALLEL_PARALLELISM, "many"),
+                selecting("demo,custom-html,nosuch", Constants.PARALLEL_PARALLELISM, "0"),
+                selecting("demo,nosuch", Constants.PARALLEL_PARALLELISM, "many"),
                 selecting("demo", Constants.DRIVER, "kubernetes"));
         int refused = 0;
         for (Map<String, String> selection : selections) {
