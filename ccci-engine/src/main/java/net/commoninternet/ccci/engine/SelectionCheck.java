@@ -2,8 +2,11 @@ package net.commoninternet.ccci.engine;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.ServiceLoader;
@@ -22,8 +25,10 @@ import org.junit.platform.engine.ConfigurationParameters;
  * as its own exception with some 40 lines of Maven's stack around the sentence.
  *
  * <p>The judging is discovery's own ({@link RecipeSelection} over {@link SettingsReader}), on
- * what the fork would see: this JVM's system properties (the command line's {@code -D}s, which
- * Surefire hands the fork over its own), {@code junit-platform.properties} on the class path, the
+ * what the fork would see: Maven's user properties (the command line's {@code -D}s, which Maven
+ * makes system properties and Surefire hands the fork over its own; a system property whose value
+ * is one of this JVM's own {@code -D} options, from MAVEN_OPTS or .mvn/jvm.config, is left out, as
+ * the fork never gets it), {@code junit-platform.properties} on the class path, the
  * environment, the recipes folder recipe-suites gives the fork unless the command line names one,
  * and relative paths resolved in the fork's working directory (the module's folder, the first
  * argument). What only discovery judges (a recipe's own files) is still said there. Reads,
@@ -49,14 +54,17 @@ public final class SelectionCheck {
      */
     public static void main(String[] args) throws IOException {
         boolean blankOnly = args.length == 0 || args[0].equals(BLANK_ONLY);
+        if (blankOnly && args.length > 1 && Boolean.parseBoolean(args[1])) {
+            return; // -Dmaven.test.skip=true: no tests, so no engine, judges anything in this build
+        }
         Properties defaults = new Properties();
         try (InputStream file = SelectionCheck.class.getClassLoader().getResourceAsStream("junit-platform.properties")) {
             if (file != null) {
                 defaults.load(file);
             }
         }
-        Function<String, Optional<String>> config = key -> Optional.ofNullable(System.getProperty(key))
-                .or(() -> Optional.ofNullable(defaults.getProperty(key)));
+        Function<String, Optional<String>> config = forksView(System.getProperties(),
+                ManagementFactory.getRuntimeMXBean().getInputArguments(), defaults);
         List<String> problems = blankOnly ? SettingsReader.fromProcess(parameters(config), Set.of()).blankRecipeKey()
                 .map(key -> List.of(RecipeSelection.blank(key))).orElse(List.of()) : problems(config, Path.of(args[0]));
         if (!problems.isEmpty()) {
@@ -65,6 +73,27 @@ public final class SelectionCheck {
             // Maven's failure of a plugin would print its stack (exec:java logs what main throws): end the build here
             System.exit(1);
         }
+    }
+
+    /**
+     * A key's value as Surefire's fork would get it: Surefire hands the fork Maven's user properties
+     * (the command line's {@code -D}s, {@code .mvn/maven.config}), which Maven also makes system
+     * properties, but not the {@code -D} options of Maven's own JVM ({@code MAVEN_OPTS},
+     * {@code .mvn/jvm.config}, among {@code jvmArguments}): a system property whose value is that
+     * of such an option is left out (a command line's {@code -D} of the same key and another value
+     * replaced it, so it stays); then {@code defaults}.
+     */
+    static Function<String, Optional<String>> forksView(Properties system, List<String> jvmArguments, Properties defaults) {
+        Map<String, String> jvmOptions = new HashMap<>();
+        for (String argument : jvmArguments) {
+            if (argument.startsWith("-D") && argument.length() > 2) {
+                int equals = argument.indexOf('=');
+                jvmOptions.put(equals < 0 ? argument.substring(2) : argument.substring(2, equals),
+                        equals < 0 ? "" : argument.substring(equals + 1));
+            }
+        }
+        return key -> Optional.ofNullable(system.getProperty(key)).filter(value -> !value.equals(jvmOptions.get(key)))
+                .or(() -> Optional.ofNullable(defaults.getProperty(key)));
     }
 
     /**

@@ -94,6 +94,25 @@ class SelectionCheckTest {
     }
 
     @Test
+    void aSettingOnlyMavensOwnJvmWasGivenIsNotJudgedSinceTheForkNeverGetsIt() {
+        java.util.Properties system = new java.util.Properties();
+        system.setProperty(Constants.PR, "x");
+        system.setProperty(Constants.REF, "main");
+        system.setProperty(Constants.RECIPE_SHORT, "demo");
+        java.util.Properties defaults = new java.util.Properties();
+        defaults.setProperty(Constants.REF, "from-the-file");
+        // MAVEN_OPTS=-Dccci.pr=x -Dccci.ref: Maven's JVM has them, Surefire's fork does not
+        var view = SelectionCheck.forksView(system, List.of("-Xmx1g", "-D" + Constants.PR + "=x", "-D" + Constants.REF + "=main"),
+                defaults);
+        assertThat(view.apply(Constants.PR)).isEmpty();
+        assertThat(view.apply(Constants.REF)).contains("from-the-file");
+        assertThat(view.apply(Constants.RECIPE_SHORT)).contains("demo");
+        // the command line's -Dccci.pr=7 replaced MAVEN_OPTS' value: the fork gets 7
+        system.setProperty(Constants.PR, "7");
+        assertThat(view.apply(Constants.PR)).contains("7");
+    }
+
+    @Test
     void noRecipeNamedIsNoProblemAndABlankOneIsDiscoverysSentence() {
         assertThat(checked(Map.of())).isEmpty();
         assertThat(checked(Map.of(Constants.RECIPE, "")))
