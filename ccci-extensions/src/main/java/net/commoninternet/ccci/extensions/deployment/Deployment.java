@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.deployment;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import net.commoninternet.ccci.api.HookContext;
 import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.Tier;
@@ -69,6 +70,14 @@ public final class Deployment implements LiveRun {
 
     Dependencies deps() {
         return deps;
+    }
+
+    /**
+     * The READY_PROBE's outcome from the probe the run began beside the convergence, once it ends:
+     * from then on what {@link Probes#readiness} answers (INSTALL's ready-probe check), as if it had run it.
+     */
+    public Probes.Outcome readiness(CompletableFuture<Probes.Outcome> begun) throws InterruptedException {
+        return probes.begun(begun);
     }
 
     synchronized ContainerExec exec() {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.extensions.swarm.AppProbes;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
@@ -72,6 +73,24 @@ final class LiveProbes implements Probes {
      * Awaited once for the run: the lifecycle awaits it before the tiers and INSTALL's
      * {@code ready-probe} check gives that verdict, rather than waiting for the probe a second time.
      */
+    /** The outcome of the readiness probe the run began itself (awaited), kept as {@link #readiness}'s. */
+    synchronized Outcome begun(CompletableFuture<Outcome> begun) throws InterruptedException {
+        if (readiness == null) {
+            try {
+                readiness = begun.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof InterruptedException stopped) {
+                    throw stopped;
+                }
+                if (e.getCause() instanceof RuntimeException failed) {
+                    throw failed;
+                }
+                throw new IllegalStateException("the READY_PROBE failed: " + e.getCause(), e.getCause());
+            }
+        }
+        return readiness;
+    }
+
     @Override
     public synchronized Outcome readiness(CiKeys.Probe probe, Duration timeout) throws InterruptedException {
         if (readiness == null) {

@@ -41,6 +41,8 @@ import net.commoninternet.ccci.extensions.results.CustomizationManifest;
 import net.commoninternet.ccci.extensions.results.RunReport;
 import net.commoninternet.ccci.extensions.results.RunResults;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
+import net.commoninternet.ccci.extensions.swarm.AppProbes;
+import net.commoninternet.ccci.extensions.swarm.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.EngineBoundary;
 import net.commoninternet.ccci.extensions.swarm.HttpProbe;
@@ -93,6 +95,8 @@ final class RunPhases {
     private final RedactedConsole.RunLog runLog;
     /** The run's own app, once created: what the teardown's results mask even if the deploy failed. */
     private App app;
+    /** The READY_PROBE begun beside the convergence's stability windows ({@link #readinessAhead}); null if it was not. */
+    private CompletableFuture<Probes.Outcome> readinessAhead;
     /** The app domain's flock and lease, held from before the app exists until the run's teardown is over. */
     private DomainClaim lock;
     /** The swarm's app-domain leases as this run takes them (its own and its cold dependencies'). */
@@ -415,9 +419,15 @@ final class RunPhases {
         prepared.tiers().stream().filter(AppPictures.PICTURED::contains).forEach(pictured::add);
         Runnable browser = pictured.isEmpty() ? () -> { } : once(() -> tools.browser().prepare(app.stack(), app.domain(),
                 tools.http(), pictured.size()));
+        // a READY_PROBE that connects (TCP or HTTP) begins once only the tasks' stability windows are left of the
+        // convergence: its pauses are the recipe's and the windows end inside them; the convergence's verdict
+        // still comes at their end, and the tiers wait for both
+        Optional<CiKeys.Probe> connects = prepared.keys().readyProbe().filter(p -> !(p instanceof CiKeys.Probe.Exec));
+        Runnable ready = connects.isEmpty() ? null : once(() -> readinessAhead = readinessAhead(tools, connects.get()));
         SwarmConvergence.Report converged = timeline.time("convergence", () -> {
             SwarmConvergence.Report report = new SwarmConvergence(tools.docker())
-                    .await(app.stack(), DeployTimeout.of(prepared.keys(), app, prepared.workspace().children()), browser);
+                    .await(app.stack(), DeployTimeout.of(prepared.keys(), app, prepared.workspace().children()), browser,
+                            ready);
             Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack(), app.secretValues().keySet());
             console.addSecrets(mounted.values());
             app = app.withSecrets(mounted);
@@ -425,6 +435,31 @@ final class RunPhases {
         });
         browser.run(); // a stack whose tasks never all started: now, as for any ended convergence
         return new Deployment(prepared, tools, deps, app, converged);
+    }
+
+    /**
+     * The app's READY_PROBE, begun now on a thread of the run's, its "ready-probe" phase from now
+     * (it overlaps the convergence's end): what the tiers' start and INSTALL's ready-probe check
+     * take ({@link Deployment#readiness}). A run whose convergence then fails never asks for it; the
+     * probe ends at its own timeout or when the teardown closes the app's probes, whichever comes first.
+     */
+    private CompletableFuture<Probes.Outcome> readinessAhead(RunTools tools, CiKeys.Probe probe) {
+        CompletableFuture<Probes.Outcome> outcome = new CompletableFuture<>();
+        RunTimeline.Span span = timeline.start("ready-probe");
+        AppProbes probes = new AppProbes(tools.http(), new ContainerExec(tools.docker().client()), app.stack(), app.domain(),
+                run.keys().healthOk());
+        Duration timeout = Duration.ofSeconds(run.keys().httpTimeoutSeconds());
+        helper("ccci-ready-probe", true, () -> {
+            try {
+                AppProbes.Outcome ready = probes.await(probe, timeout);
+                span.end(RunTimeline.Outcome.DONE);
+                outcome.complete(new Probes.Outcome(ready.ok(), ready.detail()));
+            } catch (InterruptedException | RuntimeException | Error e) {
+                span.end(RunTimeline.Outcome.FAILED);
+                outcome.completeExceptionally(e);
+            }
+        });
+        return outcome;
     }
 
     /** {@code work}, run by the first call only. */
@@ -444,8 +479,9 @@ final class RunPhases {
     private void tiers(Deployment deployment) throws Exception {
         CiKeys keys = run.keys();
         if (deployment.convergence().converged() && keys.readyProbe().isPresent()) {
-            Probes.Outcome ready = timeline.time("ready-probe", () -> deployment.probes()
-                    .readiness(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
+            Probes.Outcome ready = readinessAhead != null ? deployment.readiness(readinessAhead)
+                    : timeline.time("ready-probe", () -> deployment.probes()
+                            .readiness(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
             LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
         }
         steps.tiers(deployment, guards::stopReason);

@@ -118,7 +118,7 @@ public final class SwarmConvergence {
 
     /** Waits until the stack converges, fails for good, or {@code timeout} passes. */
     public Report await(String stack, Duration timeout) throws InterruptedException {
-        return await(stack, timeout, false, null);
+        return await(stack, timeout, false, null, null);
     }
 
     /**
@@ -130,7 +130,19 @@ public final class SwarmConvergence {
      * an update status from then on) never counts as started.
      */
     public Report await(String stack, Duration timeout, Runnable onceStarted) throws InterruptedException {
-        return await(stack, timeout, false, onceStarted);
+        return await(stack, timeout, false, onceStarted, null);
+    }
+
+    /**
+     * {@link #await(String, Duration, Runnable)}, and {@code onceOnlyWindows} is run once, on this
+     * thread, at the first look that finds every service's tasks running and nothing left of the
+     * convergence but their stability windows (no task failed before, nothing updating); never if
+     * no look finds that (a stack converged at the first look, a healthcheck's wait). What it starts
+     * overlaps the windows; the verdict is still this wait's, at their end.
+     */
+    public Report await(String stack, Duration timeout, Runnable onceStarted, Runnable onceOnlyWindows)
+            throws InterruptedException {
+        return await(stack, timeout, false, onceStarted, onceOnlyWindows);
     }
 
     /**
@@ -139,16 +151,18 @@ public final class SwarmConvergence {
      * operation's checks may look at while {@link #await} waits out the window for the verdict.
      */
     public Report awaitRollout(String stack, Duration timeout) throws InterruptedException {
-        return await(stack, timeout, true, null);
+        return await(stack, timeout, true, null, null);
     }
 
-    private Report await(String stack, Duration timeout, boolean rollout, Runnable onceStarted) throws InterruptedException {
+    private Report await(String stack, Duration timeout, boolean rollout, Runnable onceStarted, Runnable onceOnlyWindows)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         LongWait waiting = LongWait.begin(LOG, "stack " + stack + (rollout ? " to roll out" : " to converge"), timeout);
         try (SwarmEvents events = SwarmEvents.subscribe(docker.client())) {
             StableAt stableAt = new StableAt();
             Report report = inspect(stack, stableAt, rollout);
-            Runnable toRun = ranIfStarted(stableAt, onceStarted);
+            Runnable toRun = ranIf(stableAt.started, onceStarted);
+            Runnable windowsToRun = ranIf(stableAt.onlyWindows, onceOnlyWindows);
             long lastEvent = System.nanoTime() - SETTLING.toNanos();
             while (!(rollout ? report.rolledOut() : report.converged()) && !report.failed() && System.nanoTime() < deadline) {
                 // No event marks the end of a stability window, nor a task state reaching the store
@@ -159,7 +173,8 @@ public final class SwarmConvergence {
                 }
                 stableAt = new StableAt();
                 report = inspect(stack, stableAt, rollout);
-                toRun = ranIfStarted(stableAt, toRun);
+                toRun = ranIf(stableAt.started, toRun);
+                windowsToRun = ranIf(stableAt.onlyWindows, windowsToRun);
                 waiting.tick(report::describe);
             }
             if (!(rollout ? report.rolledOut() : report.converged()) && !report.failed()) {
@@ -172,13 +187,13 @@ public final class SwarmConvergence {
         }
     }
 
-    /** Runs {@code onceStarted} if the look found every service started: what is left to run (nothing once it ran). */
-    private static Runnable ranIfStarted(StableAt look, Runnable onceStarted) {
-        if (onceStarted != null && look.started) {
-            onceStarted.run();
+    /** Runs {@code once} if the look found what it waits for: what is left to run (nothing once it ran). */
+    private static Runnable ranIf(boolean found, Runnable once) {
+        if (once != null && found) {
+            once.run();
             return null;
         }
-        return onceStarted;
+        return once;
     }
 
     /** One inspection of every service of the stack. */
@@ -188,12 +203,15 @@ public final class SwarmConvergence {
 
     /**
      * The earliest moment a service that only waits out its stability window gets past it (no
-     * event marks it), null when none does; and whether every service had its desired tasks
-     * started. One inspection's, on the waiting thread.
+     * event marks it), null when none does; whether every service had its desired tasks started;
+     * and whether nothing was left but plain stability windows (running tasks of services none of
+     * whose tasks failed). One inspection's, on the waiting thread.
      */
     private static final class StableAt {
         private Instant earliest;
         private boolean started;
+        private int plainWindows;
+        private boolean onlyWindows;
 
         void windowEndsAt(Instant end) {
             if (earliest == null || end.isBefore(earliest)) {
@@ -249,6 +267,8 @@ public final class SwarmConvergence {
             }
         }
         stableAt.started = started;
+        stableAt.onlyWindows = started && !failed && settling.isEmpty() && !problems.isEmpty()
+                && problems.size() == stableAt.plainWindows;
         return new Report(problems.isEmpty() && settling.isEmpty(), failed, problems, settling);
     }
 
@@ -291,6 +311,9 @@ public final class SwarmConvergence {
         Instant now = clock.instant();
         if (!running.stream().allMatch(t -> !timestamp(t).plus(window).isAfter(now))) {
             running.stream().map(t -> timestamp(t).plus(window)).max(Comparator.naturalOrder()).ifPresent(stableAt::windowEndsAt);
+            if (!hasFailed) {
+                stableAt.plainWindows++;
+            }
             return Optional.of(name + ": running for less than the " + window.toMillis() + " ms stability window"
                     + (hasFailed ? " (tasks failed before)" : "") + lastError.map(e -> " (last task error: " + e + ")").orElse(""));
         }

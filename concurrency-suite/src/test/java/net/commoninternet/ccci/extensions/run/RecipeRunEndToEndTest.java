@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -172,6 +173,15 @@ class RecipeRunEndToEndTest {
                 "\"compose overlay of CustomHtmlCi\" : \"applied\"");
         assertThat(results).doesNotContain("not-a-real-password");
         assertFollowsTheSchema(results);
+        // the READY_PROBE began once only the tasks' stability windows were left, so before the convergence's end,
+        // and the tiers waited for both
+        Map<String, long[]> spans = new HashMap<>();
+        new ObjectMapper().readTree(results).path("timings").path("phases").forEach(p -> spans.put(p.path("phase").asText(),
+                new long[] {p.path("start_ms").asLong(), p.path("start_ms").asLong() + p.path("duration_ms").asLong()}));
+        assertThat(spans.get("ready-probe")[0]).as("the ready probe's start, before the convergence's end")
+                .isLessThan(spans.get("convergence")[1]).isGreaterThanOrEqualTo(spans.get("convergence")[0]);
+        assertThat(spans.get("install")[0]).as("the install after both").isGreaterThanOrEqualTo(spans.get("ready-probe")[1])
+                .isGreaterThanOrEqualTo(spans.get("convergence")[1]);
         // the app's page as a browser shows it, after the install and after the upgrade: real PNGs, in the report
         Path runDir = sandbox.resolve("runs/e2e-ok");
         for (String tier : List.of("install", "upgrade")) {

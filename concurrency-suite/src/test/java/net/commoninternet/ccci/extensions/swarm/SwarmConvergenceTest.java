@@ -213,6 +213,33 @@ class SwarmConvergenceTest {
     }
 
     @Test
+    void onlyTheStabilityWindowsLeftAreToldOnceAndTheVerdictStillWaitsForTheirEnd() throws Exception {
+        client.createServiceCmd(spec(1, TERMINATES_ON_TERM, "1")).exec();
+        List<String> whenTold = new ArrayList<>();
+
+        SwarmConvergence.Report report = convergence.await(STACK, WAIT, null, () -> whenTold.add(convergence.inspect(STACK)
+                .describe()));
+
+        assertThat(report.converged()).isTrue();
+        // told once, by a look that found the task running inside its window (a look of its own right after may
+        // already find the window over)
+        assertThat(whenTold).hasSize(1);
+        assertThat(whenTold.get(0)).satisfiesAnyOf(d -> assertThat(d).contains("running for less than the 300 ms stability window"),
+                d -> assertThat(d).isEqualTo(report.describe()));
+    }
+
+    @Test
+    void aTaskThatCrashesInsideItsWindowIsNotConvergedThoughTheWindowWasToldOf() throws Exception {
+        client.createServiceCmd(spec(1, "sleep 0.1; exit 3", "1")).exec();
+        AtomicInteger told = new AtomicInteger();
+
+        SwarmConvergence.Report report = convergence.await(STACK, Duration.ofSeconds(8), null, told::incrementAndGet);
+
+        assertThat(report.converged()).as("told of the windows %d time(s)", told.get()).isFalse();
+        assertThat(told.get()).isLessThanOrEqualTo(1);
+    }
+
+    @Test
     void aServiceWithAHealthcheckConvergesOnlyOnceHealthy() throws Exception {
         client.createServiceCmd(spec(1, "trap 'exit 0' TERM; sleep 600 & wait", "1").withTaskTemplate(
                 spec(1, "trap 'exit 0' TERM; sleep 600 & wait", "1").getTaskTemplate().withContainerSpec(
@@ -223,9 +250,11 @@ class SwarmConvergenceTest {
         String container = awaitContainer();
         // what is told once the task started (a run starts its browser there): once, while still unhealthy
         List<String> healthWhenStarted = new ArrayList<>();
+        AtomicInteger windows = new AtomicInteger();
         SwarmConvergence.Report whileStarting = convergence.await(STACK, Duration.ofSeconds(3),
-                () -> healthWhenStarted.add(health(container)));
+                () -> healthWhenStarted.add(health(container)), windows::incrementAndGet);
         assertThat(whileStarting.converged()).as("converged before the healthcheck passed").isFalse();
+        assertThat(windows).as("a healthcheck's wait is no stability window: nothing may start beside it").hasValue(0);
         assertThat(health(container)).isEqualTo("starting");
         assertThat(healthWhenStarted).as("told once, with the task started and its healthcheck not yet passed")
                 .containsExactly("starting");
