@@ -38,6 +38,7 @@ public final class Deployment implements LiveRun {
     private final SwarmConvergence.Report convergence;
     private final LiveApp liveApp;
     private final LiveProbes probes;
+    private final CompletableFuture<Probes.Outcome> readinessBegun;
     /** One for the run: it remembers which node's engine runs each container it found (a multi-node swarm). */
     private ContainerExec exec;
 
@@ -46,6 +47,16 @@ public final class Deployment implements LiveRun {
      * @param convergence how its single deploy converged
      */
     public Deployment(Prepared prepared, RunTools tools, Dependencies deps, App app, SwarmConvergence.Report convergence) {
+        this(prepared, tools, deps, app, convergence, null);
+    }
+
+    /**
+     * @param readinessBegun the app's READY_PROBE, begun beside the convergence (its stability
+     *                       windows); null if it was not: {@link Probes#readiness} then runs it
+     */
+    public Deployment(Prepared prepared, RunTools tools, Dependencies deps, App app, SwarmConvergence.Report convergence,
+            CompletableFuture<Probes.Outcome> readinessBegun) {
+        this.readinessBegun = readinessBegun;
         this.prepared = prepared;
         this.tools = tools;
         this.deps = deps;
@@ -72,12 +83,9 @@ public final class Deployment implements LiveRun {
         return deps;
     }
 
-    /**
-     * The READY_PROBE's outcome from the probe the run began beside the convergence, once it ends:
-     * from then on what {@link Probes#readiness} answers (INSTALL's ready-probe check), as if it had run it.
-     */
-    public Probes.Outcome readiness(CompletableFuture<Probes.Outcome> begun) throws InterruptedException {
-        return probes.begun(begun);
+    /** The READY_PROBE the run began beside the convergence, if it did: what {@link Probes#readiness} awaits. */
+    Optional<CompletableFuture<Probes.Outcome>> readinessBegun() {
+        return Optional.ofNullable(readinessBegun);
     }
 
     synchronized ContainerExec exec() {

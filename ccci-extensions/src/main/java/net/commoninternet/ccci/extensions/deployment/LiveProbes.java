@@ -72,31 +72,31 @@ final class LiveProbes implements Probes {
     /**
      * Awaited once for the run: the lifecycle awaits it before the tiers and INSTALL's
      * {@code ready-probe} check gives that verdict, rather than waiting for the probe a second time.
+     * The probe the run began beside the convergence ({@link Deployment#readinessBegun}), if it did,
+     * is that one wait.
      */
-    /** The outcome of the readiness probe the run began itself (awaited), kept as {@link #readiness}'s. */
-    synchronized Outcome begun(CompletableFuture<Outcome> begun) throws InterruptedException {
+    @Override
+    public synchronized Outcome readiness(CiKeys.Probe probe, Duration timeout) throws InterruptedException {
         if (readiness == null) {
-            try {
-                readiness = begun.get();
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof InterruptedException stopped) {
-                    throw stopped;
-                }
-                if (e.getCause() instanceof RuntimeException failed) {
-                    throw failed;
-                }
-                throw new IllegalStateException("the READY_PROBE failed: " + e.getCause(), e.getCause());
-            }
+            Optional<CompletableFuture<Outcome>> begun = deployment.readinessBegun();
+            readiness = begun.isPresent() ? awaited(begun.get()) : await(probe, timeout);
         }
         return readiness;
     }
 
-    @Override
-    public synchronized Outcome readiness(CiKeys.Probe probe, Duration timeout) throws InterruptedException {
-        if (readiness == null) {
-            readiness = await(probe, timeout);
+    /** The outcome of a probe begun on another thread; what stopped it is thrown as it was. */
+    private static Outcome awaited(CompletableFuture<Outcome> begun) throws InterruptedException {
+        try {
+            return begun.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof InterruptedException stopped) {
+                throw stopped;
+            }
+            if (e.getCause() instanceof RuntimeException failed) {
+                throw failed;
+            }
+            throw new IllegalStateException("the READY_PROBE failed: " + e.getCause(), e.getCause());
         }
-        return readiness;
     }
 
     private AppProbes app() {

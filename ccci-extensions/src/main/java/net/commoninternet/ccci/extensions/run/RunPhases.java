@@ -95,8 +95,8 @@ final class RunPhases {
     private final RedactedConsole.RunLog runLog;
     /** The run's own app, once created: what the teardown's results mask even if the deploy failed. */
     private App app;
-    /** The READY_PROBE begun beside the convergence's stability windows ({@link #readinessAhead}); null if it was not. */
-    private CompletableFuture<Probes.Outcome> readinessAhead;
+    /** The READY_PROBE begun beside the convergence's stability windows ({@link #beginReadiness}); null if it was not. */
+    private CompletableFuture<Probes.Outcome> readinessBegun;
     /** The app domain's flock and lease, held from before the app exists until the run's teardown is over. */
     private DomainClaim lock;
     /** The swarm's app-domain leases as this run takes them (its own and its cold dependencies'). */
@@ -423,7 +423,7 @@ final class RunPhases {
         // convergence: its pauses are the recipe's and the windows end inside them; the convergence's verdict
         // still comes at their end, and the tiers wait for both
         Optional<CiKeys.Probe> connects = prepared.keys().readyProbe().filter(p -> !(p instanceof CiKeys.Probe.Exec));
-        Runnable ready = connects.isEmpty() ? null : once(() -> readinessAhead = readinessAhead(tools, connects.get()));
+        Runnable ready = connects.isEmpty() ? null : once(() -> readinessBegun = beginReadiness(tools, connects.get()));
         SwarmConvergence.Report converged = timeline.time("convergence", () -> {
             SwarmConvergence.Report report = new SwarmConvergence(tools.docker())
                     .await(app.stack(), DeployTimeout.of(prepared.keys(), app, prepared.workspace().children()), browser,
@@ -434,16 +434,16 @@ final class RunPhases {
             return report;
         });
         browser.run(); // a stack whose tasks never all started: now, as for any ended convergence
-        return new Deployment(prepared, tools, deps, app, converged);
+        return new Deployment(prepared, tools, deps, app, converged, readinessBegun);
     }
 
     /**
      * The app's READY_PROBE, begun now on a thread of the run's, its "ready-probe" phase from now
-     * (it overlaps the convergence's end): what the tiers' start and INSTALL's ready-probe check
-     * take ({@link Deployment#readiness}). A run whose convergence then fails never asks for it; the
-     * probe ends at its own timeout or when the teardown closes the app's probes, whichever comes first.
+     * (it overlaps the convergence's end): the run's one wait for it, which the tiers' start and
+     * INSTALL's ready-probe check take ({@link Probes#readiness}). It ends at its own timeout or
+     * when the teardown closes the app's probes, whichever comes first.
      */
-    private CompletableFuture<Probes.Outcome> readinessAhead(RunTools tools, CiKeys.Probe probe) {
+    private CompletableFuture<Probes.Outcome> beginReadiness(RunTools tools, CiKeys.Probe probe) {
         CompletableFuture<Probes.Outcome> outcome = new CompletableFuture<>();
         RunTimeline.Span span = timeline.start("ready-probe");
         AppProbes probes = new AppProbes(tools.http(), new ContainerExec(tools.docker().client()), app.stack(), app.domain(),
@@ -479,9 +479,10 @@ final class RunPhases {
     private void tiers(Deployment deployment) throws Exception {
         CiKeys keys = run.keys();
         if (deployment.convergence().converged() && keys.readyProbe().isPresent()) {
-            Probes.Outcome ready = readinessAhead != null ? deployment.readiness(readinessAhead)
-                    : timeline.time("ready-probe", () -> deployment.probes()
-                            .readiness(keys.readyProbe().get(), Duration.ofSeconds(keys.httpTimeoutSeconds())));
+            Duration timeout = Duration.ofSeconds(keys.httpTimeoutSeconds());
+            // a probe begun beside the convergence has its own "ready-probe" phase
+            Probes.Outcome ready = readinessBegun != null ? deployment.probes().readiness(keys.readyProbe().get(), timeout)
+                    : timeline.time("ready-probe", () -> deployment.probes().readiness(keys.readyProbe().get(), timeout));
             LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
         }
         steps.tiers(deployment, guards::stopReason);
