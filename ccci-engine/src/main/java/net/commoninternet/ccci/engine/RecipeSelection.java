@@ -54,6 +54,21 @@ final class RecipeSelection {
         return Optional.of(all);
     }
 
+    /** The run settings of {@code recipe} if they read and its folder is in the catalog; else empty, each problem said. */
+    static Optional<RunSettings> settings(SettingsReader reader, String recipe, Consumer<String> problems) {
+        Optional<RunSettings> read = reader.read(recipe);
+        if (read.isEmpty()) {
+            reader.problems().forEach(problems);
+            return Optional.empty();
+        }
+        RecipeCatalog catalog = new RecipeCatalog(read.get().paths().recipesDir());
+        if (!catalog.contains(recipe)) {
+            problems.accept(catalog.notFound(recipe));
+            return Optional.empty();
+        }
+        return read;
+    }
+
     /**
      * Every problem discovery reports for the selection before it reads a recipe's own files (its
      * ci keys and dependencies, which only discovery judges), each once, in order; empty when the
@@ -69,17 +84,7 @@ final class RecipeSelection {
         Optional<List<String>> names = recipes.isEmpty() ? Optional.of(List.of()) : expand(reader, recipes, problems::add);
         int runs = 0;
         for (String recipe : names.orElse(List.of())) {
-            Optional<RunSettings> read = reader.read(recipe);
-            if (read.isEmpty()) {
-                problems.addAll(reader.problems());
-                continue;
-            }
-            RecipeCatalog catalog = new RecipeCatalog(read.get().paths().recipesDir());
-            if (!catalog.contains(recipe)) {
-                problems.add(catalog.notFound(recipe));
-                continue;
-            }
-            runs++;
+            runs += settings(reader, recipe, problems::add).isPresent() ? 1 : 0;
         }
         // as discovery: the parallel settings are judged when more than one run was found
         if (runs > 1) {

@@ -107,17 +107,13 @@ final class RecipeSelectorResolver implements SelectorResolver {
 
     private Resolution resolveRun(String recipe, TestSource source, Optional<Tier> onlyTier, Optional<String> onlyCheck,
             Context context) {
-        Optional<RunSettings> read = reader.read(recipe);
+        Optional<RunSettings> read = RecipeSelection.settings(reader, recipe, p -> issues.reportIssue(
+                DiscoveryIssue.builder(Severity.ERROR, p).source(Optional.ofNullable(source))));
         if (read.isEmpty()) {
-            reader.problems().forEach(p -> issues.reportIssue(DiscoveryIssue.builder(Severity.ERROR, p).source(
-                    Optional.ofNullable(source))));
             return unresolved();
         }
         RunSettings settings = read.get();
         RecipeCatalog catalog = new RecipeCatalog(settings.paths().recipesDir());
-        if (!catalog.contains(recipe)) {
-            return error(catalog.notFound(recipe));
-        }
         Optional<RecipeCustomization> customization = plugins.customization(recipe);
         CiKeys keys = CiKeys.defaults();
         Map<String, CiKeys> dependencyKeys = new HashMap<>();
