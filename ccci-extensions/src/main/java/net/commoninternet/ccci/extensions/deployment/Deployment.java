@@ -43,25 +43,23 @@ public final class Deployment implements LiveRun {
     private ContainerExec exec;
 
     /**
-     * @param app the deployed app, knowing the secret values it mounts
-     * @param convergence how its single deploy converged
+     * How the app's single deploy settled: its convergence, and its READY_PROBE if the run began
+     * it beside the convergence's stability windows (else null: {@link Probes#readiness} runs it).
      */
-    public Deployment(Prepared prepared, RunTools tools, Dependencies deps, App app, SwarmConvergence.Report convergence) {
-        this(prepared, tools, deps, app, convergence, null);
+    public record Settled(SwarmConvergence.Report convergence, CompletableFuture<Probes.Outcome> readinessBegun) {
     }
 
     /**
-     * @param readinessBegun the app's READY_PROBE, begun beside the convergence (its stability
-     *                       windows); null if it was not: {@link Probes#readiness} then runs it
+     * @param app the deployed app, knowing the secret values it mounts
+     * @param settled how its single deploy converged, and its readiness probe if already begun
      */
-    public Deployment(Prepared prepared, RunTools tools, Dependencies deps, App app, SwarmConvergence.Report convergence,
-            CompletableFuture<Probes.Outcome> readinessBegun) {
-        this.readinessBegun = readinessBegun;
+    public Deployment(Prepared prepared, RunTools tools, Dependencies deps, App app, Settled settled) {
         this.prepared = prepared;
         this.tools = tools;
         this.deps = deps;
         this.app = app;
-        this.convergence = convergence;
+        this.convergence = settled == null ? null : settled.convergence();
+        this.readinessBegun = settled == null ? null : settled.readinessBegun();
         this.liveApp = new LiveAppOnSwarm(this);
         this.probes = new LiveProbes(this);
     }

@@ -434,7 +434,7 @@ final class RunPhases {
             return report;
         });
         browser.run(); // a stack whose tasks never all started: now, as for any ended convergence
-        return new Deployment(prepared, tools, deps, app, converged, readinessBegun);
+        return new Deployment(prepared, tools, deps, app, new Deployment.Settled(converged, readinessBegun));
     }
 
     /**
