@@ -60,7 +60,7 @@ final class SettingsReader {
 
     /** The one place ccci reads its process's environment: once, at discovery. */
     static SettingsReader fromProcess(ConfigurationParameters config, Set<String> drivers) {
-        return new SettingsReader(config, System.getenv(), ProcessHandle.current().pid(), drivers);
+        return fromProcess(config, drivers, Path.of("").toAbsolutePath());
     }
 
     /**
