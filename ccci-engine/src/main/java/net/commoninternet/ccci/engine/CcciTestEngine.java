@@ -2,6 +2,14 @@ package net.commoninternet.ccci.engine;
 
 import java.util.Optional;
 import net.commoninternet.ccci.api.RecipeCi;
+import net.commoninternet.ccci.engine.config.SettingsReader;
+import net.commoninternet.ccci.engine.descriptor.CcciEngineDescriptor;
+import net.commoninternet.ccci.engine.discovery.RecipeSelection;
+import net.commoninternet.ccci.engine.discovery.RecipeSelectorResolver;
+import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
+import net.commoninternet.ccci.engine.execution.ReportAttachments;
+import net.commoninternet.ccci.engine.extension.Plugins;
+import net.commoninternet.ccci.engine.parallel.ParallelExecution;
 import net.commoninternet.ccci.lifecycle.RunLifecycle;
 import org.apiguardian.api.API;
 import org.junit.platform.engine.DiscoveryIssue;
@@ -21,7 +29,7 @@ import org.junit.platform.engine.support.hierarchical.HierarchicalTestExecutorSe
 @API(status = API.Status.EXPERIMENTAL)
 public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionContext> {
 
-    public static final String ID = "ccci";
+    public static final String ID = CcciEngineDescriptor.ENGINE_ID;
 
     @Override
     public String getId() {

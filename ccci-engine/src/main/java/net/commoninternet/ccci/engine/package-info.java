@@ -1,16 +1,20 @@
 /**
- * The JUnit Platform engine: discovery ({@code RecipeSelectorResolver}, every user mistake a
- * {@code DiscoveryIssue}), the settings read once from {@code ConfigurationParameters}
- * ({@link net.commoninternet.ccci.engine.Constants}, {@code SettingsReader}: the one place ccci reads
- * its configuration and its process's environment), the descriptors of the tree
- * {@code [engine:ccci]/[recipe]/[tier]/[check]}, the one registry of run extensions and how each is
- * called ({@code ExtensionRegistry}, {@code EngineRunSteps}), the contexts' implementations, report
- * attachments and redaction. Almost all package-private; public are the engine
- * ({@link net.commoninternet.ccci.engine.CcciTestEngine}) and its keys, what a build configures,
- * and two types marked internal.
+ * The JUnit Platform engine, {@code [engine:ccci]/[recipe]/[tier]/[check]}: its public face is
+ * {@link net.commoninternet.ccci.engine.CcciTestEngine} (found through ServiceLoader) and the keys a
+ * build configures ({@link net.commoninternet.ccci.engine.config.Constants}). The engine's rooms, one
+ * concern each, as JUnit Jupiter splits its own:
+ *
+ * <ul>
+ *   <li>{@code config}: every key and the one place ccci reads its configuration and environment;
+ *   <li>{@code discovery}: what {@code -Drecipe} selects, every user mistake a {@code DiscoveryIssue};
+ *   <li>{@code descriptor}: the nodes of the tree and how each executes;
+ *   <li>{@code parallel}: several runs of one command at once, never more than the operator's bound;
+ *   <li>{@code execution}: the contexts the nodes, the lifecycle and the tiers see, report attachments;
+ *   <li>{@code extension}: the plug-ins found through ServiceLoader and the one registry that calls them.
+ * </ul>
  *
  * <p>Depends on {@code api}, {@code spi} and {@code lifecycle}; nothing of ccci depends on it (a
- * mechanism's own test may use {@link net.commoninternet.ccci.engine.StandaloneRun}).
+ * mechanism's own test may use {@code execution.StandaloneRun}).
  */
 @API(status = API.Status.EXPERIMENTAL)
 package net.commoninternet.ccci.engine;

@@ -4,5 +4,5 @@ import net.commoninternet.ccci.api.RecipeCi;
 
 /** The anchor class the tests select, as Surefire selects recipe-suites' anchor. */
 @RecipeCi
-class Anchor {
+public class Anchor {
 }

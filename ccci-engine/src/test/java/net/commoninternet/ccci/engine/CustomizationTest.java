@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.spi.RunRecord;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.SkipKind;
 import org.junit.jupiter.api.BeforeEach;

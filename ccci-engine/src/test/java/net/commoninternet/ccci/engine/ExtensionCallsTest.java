@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.engine.ArmedExtensions.Point;
+import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.spi.RunRecord;
 import org.assertj.core.api.Condition;
 import org.junit.jupiter.api.AfterEach;

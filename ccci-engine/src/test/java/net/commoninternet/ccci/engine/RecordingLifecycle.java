@@ -34,11 +34,11 @@ import net.commoninternet.ccci.spi.RunTimeline;
  */
 public final class RecordingLifecycle implements RunLifecycle {
 
-    static final List<String> EVENTS = new CopyOnWriteArrayList<>();
-    static volatile List<RunRecord.Row> lastRecord = List.of();
+    public static final List<String> EVENTS = new CopyOnWriteArrayList<>();
+    public static volatile List<RunRecord.Row> lastRecord = List.of();
     static volatile List<RunTimeline.Phase> lastTimeline = List.of();
     /** A file to attach once the tiers are done, as the real lifecycle attaches results.json; null for none. */
-    static volatile Path attachAtEnd;
+    public static volatile Path attachAtEnd;
     /** The plan's begin and end, and the run ids it held. */
     static final List<String> PLAN = new CopyOnWriteArrayList<>();
     /** Which thread ran each run and each tier operation: {@code <recipe> run|<tier> on <thread>}. */

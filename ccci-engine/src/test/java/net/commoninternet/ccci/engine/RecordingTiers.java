@@ -12,7 +12,7 @@ import net.commoninternet.ccci.spi.TierContext;
 import net.commoninternet.ccci.spi.TierPlugin;
 
 /** Test doubles of tier plugins and an extension, recording into {@link RecordingLifecycle#EVENTS}. */
-final class RecordingTiers {
+public final class RecordingTiers {
 
     private RecordingTiers() {
     }
@@ -132,7 +132,7 @@ final class RecordingTiers {
 
     /** Attaches the file a test put in {@link #FILES} for a tier, after that tier; nothing otherwise. */
     public static final class Attacher implements RunExtension.AfterTier {
-        static final Map<Tier, Path> FILES = new ConcurrentHashMap<>();
+        public static final Map<Tier, Path> FILES = new ConcurrentHashMap<>();
 
         @Override
         public void afterTier(TierContext tier, Throwable failure) throws Exception {

@@ -14,7 +14,7 @@ import net.commoninternet.ccci.api.Tier;
  * Customizations the engine tests discover through ServiceLoader (recipes "tuned", "mistyped",
  * "hooked", "hookfails", "badhook", "unacted" and "depends").
  */
-final class TestCustomizations {
+public final class TestCustomizations {
 
     private TestCustomizations() {
     }

@@ -33,7 +33,7 @@ import java.util.Set;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.engine.CcciTestEngine;
-import net.commoninternet.ccci.engine.Constants;
+import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
 import net.commoninternet.ccci.extensions.run.RecipeCiRun;
 import org.apiguardian.api.API;
@@ -81,6 +81,12 @@ class ArchitectureTest {
             new Layer("spi", ROOT + ".spi"),
             new Layer("lifecycle", ROOT + ".lifecycle"),
             new Layer("engine", ROOT + ".engine"),
+            new Layer("engine.discovery", ROOT + ".engine.discovery"),
+            new Layer("engine.parallel", ROOT + ".engine.parallel"),
+            new Layer("engine.descriptor", ROOT + ".engine.descriptor"),
+            new Layer("engine.execution", ROOT + ".engine.execution"),
+            new Layer("engine.extension", ROOT + ".engine.extension"),
+            new Layer("engine.config", ROOT + ".engine.config"),
             new Layer("run", EXT + ".run"),
             new Layer("tiers", EXT + ".tiers"),
             new Layer("results", EXT + ".results"),
@@ -152,9 +158,24 @@ class ArchitectureTest {
                 .whereLayer("api").mayNotAccessAnyLayer()
                 .whereLayer("spi").mayOnlyAccessLayers("api")
                 .whereLayer("lifecycle").mayOnlyAccessLayers("api", "spi")
-                .whereLayer("lifecycle").mayOnlyBeAccessedByLayers(concat("engine", mechanisms))
-                .whereLayer("engine").mayOnlyAccessLayers("api", "spi", "lifecycle")
+                .whereLayer("lifecycle").mayOnlyBeAccessedByLayers(concat(ENGINE, mechanisms))
+                // The engine knows no extension; inside it, each room only uses the rooms below it.
+                .whereLayer("engine").mayOnlyAccessLayers(concat("api", "spi", "lifecycle", ENGINE))
                 .whereLayer("engine").mayNotBeAccessedByAnyLayer()
+                .whereLayer("engine.discovery").mayOnlyAccessLayers("api", "spi", "lifecycle", "engine.parallel",
+                        "engine.descriptor", "engine.execution", "engine.extension", "engine.config")
+                .whereLayer("engine.discovery").mayOnlyBeAccessedByLayers("engine")
+                .whereLayer("engine.parallel").mayOnlyAccessLayers("api", "spi", "lifecycle", "engine.descriptor",
+                        "engine.config")
+                .whereLayer("engine.parallel").mayOnlyBeAccessedByLayers("engine", "engine.discovery")
+                .whereLayer("engine.descriptor").mayOnlyAccessLayers("api", "spi", "lifecycle", "engine.execution",
+                        "engine.extension", "engine.config")
+                .whereLayer("engine.descriptor").mayOnlyBeAccessedByLayers("engine", "engine.discovery", "engine.parallel")
+                .whereLayer("engine.execution").mayOnlyAccessLayers("api", "spi", "lifecycle", "engine.extension",
+                        "engine.config")
+                .whereLayer("engine.execution").mayOnlyBeAccessedByLayers("engine", "engine.discovery", "engine.descriptor")
+                .whereLayer("engine.extension").mayOnlyAccessLayers("api", "spi", "lifecycle", "engine.config")
+                .whereLayer("engine.config").mayOnlyAccessLayers("api", "spi", "lifecycle")
                 // Tiers see the run through the SPI alone.
                 .whereLayer("tiers").mayOnlyAccessLayers("api", "spi")
                 .whereLayer("tiers").mayNotBeAccessedByAnyLayer()
@@ -176,8 +197,13 @@ class ArchitectureTest {
                 .ensureAllClassesAreContainedInArchitecture();
     }
 
-    private static String[] concat(String first, String[] rest) {
-        return Stream.concat(Stream.of(first), Arrays.stream(rest)).toArray(String[]::new);
+    /** The engine's rooms, root first. */
+    private static final String[] ENGINE = {"engine", "engine.discovery", "engine.parallel", "engine.descriptor",
+        "engine.execution", "engine.extension", "engine.config"};
+
+    private static String[] concat(Object... layers) {
+        return Arrays.stream(layers).flatMap(l -> l instanceof String[] many ? Arrays.stream(many) : Stream.of((String) l))
+                .toArray(String[]::new);
     }
 
     @Test
@@ -237,7 +263,7 @@ class ArchitectureTest {
      * is {@link ChildEnvironment}, which passes the host's allowlisted tool variables on to children.
      */
     static ArchRule onlyTheEngineReadsConfiguration() {
-        return noClasses().that().resideOutsideOfPackage(ROOT + ".engine").and().doNotBelongToAnyOf(ChildEnvironment.class)
+        return noClasses().that().resideOutsideOfPackage(ROOT + ".engine..").and().doNotBelongToAnyOf(ChildEnvironment.class)
                 .should().callMethodWhere(DescribedPredicate.describe("it reads the configuration (" + CONFIGURATION_READS + ")",
                         (JavaMethodCall call) -> CONFIGURATION_READS.contains(call.getTargetOwner().getName() + "." + call.getName())))
                 .because("every key is read once, at discovery, through the engine's ConfigurationParameters (Constants)"

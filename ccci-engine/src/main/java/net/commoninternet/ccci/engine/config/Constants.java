@@ -1,0 +1,218 @@
+package net.commoninternet.ccci.engine.config;
+
+import org.apiguardian.api.API;
+
+/**
+ * Every configuration key of ccci, documented once. Keys are read through JUnit's
+ * {@code ConfigurationParameters}, so {@code -Dkey=value} on the Maven command line,
+ * {@code junit-platform.properties} and Surefire's {@code configurationParameters} all work.
+ * Where the production host already uses an environment variable, it keeps its name and is
+ * read when the key is unset.
+ */
+@API(status = API.Status.EXPERIMENTAL)
+public final class Constants {
+
+    /**
+     * The recipe to run: a name, several names separated by commas ({@code a,b,c}), or {@code all}
+     * for every recipe in {@link #RECIPES}. Several recipes are sibling runs of one test plan, run
+     * in parallel ({@link #PARALLEL_ENABLED}); each gets the run id {@code <run id>-<recipe>}.
+     * {@code -Drecipe=...} is accepted as a short form.
+     */
+    public static final String RECIPE = "ccci.recipe";
+
+    /** The value of {@link #RECIPE} that selects every recipe in {@link #RECIPES}. */
+    public static final String ALL_RECIPES = "all";
+
+    /** Short form of {@link #RECIPE}, what users type on the Maven command line. */
+    public static final String RECIPE_SHORT = "recipe";
+
+    /** Pull request number under test; default 0 (no PR). */
+    public static final String PR = "ccci.pr";
+
+    /**
+     * Git ref under test: a branch, a tag or a commit id; default the recipe's checked-out HEAD.
+     * A value git could read as an option or a path ({@code --pathspec-from-file=...},
+     * {@code HEAD:compose.yml}, {@code ../x}) or one with control characters or spaces is refused
+     * at discovery.
+     */
+    public static final String REF = "ccci.ref";
+
+    /**
+     * Run id; default {@code DRONE_BUILD_NUMBER}, else {@code manual-<pid>}. A command of several
+     * recipes is this run id; each of its runs is {@code <run id>-<recipe>}.
+     */
+    public static final String RUN_ID = "ccci.run-id";
+
+    /**
+     * Comma-separated tiers to run ({@code install,upgrade,backup,restore,custom,lint});
+     * default all. The environment variable {@code STAGES} is read when the key is unset.
+     */
+    public static final String STAGES = "ccci.stages";
+
+    /** Directory holding recipe sources, one folder per recipe; default the bundled recipes. */
+    public static final String RECIPES = "ccci.recipes";
+
+    /**
+     * App driver: the id of one of the drivers on the class path ({@code net.commoninternet.ccci.spi.Driver},
+     * found through ServiceLoader); ccci-extensions has {@code swarm} (embedded, the default) and
+     * {@code abra}.
+     */
+    public static final String DRIVER = "ccci.driver";
+
+    /**
+     * Hard deadline of the whole command in seconds, every run it starts included: from 1 to
+     * 86400; default 3600. At the deadline every run still running is stopped and torn down, no
+     * later run starts, and the process exits 142.
+     */
+    public static final String DEADLINE = "ccci.deadline";
+
+    /** App-domain lockfile directory; environment {@code CCCI_APP_LOCK_DIR}; default /run/lock. */
+    public static final String APP_LOCK_DIR = "ccci.app-lock-dir";
+
+    /**
+     * The run apps' domain suffix, a run-app namespace; environment {@code CCCI_DOMAIN_SUFFIX};
+     * default {@value #DEFAULT_DOMAIN_SUFFIX}. A janitor takes only its own namespace's apps for run
+     * apps, so two sets of runs that judge liveness by two lock folders on one engine (the
+     * concurrency suite's forks) each need a namespace of their own; every run of one namespace on a
+     * host uses one lock folder. Lower-case DNS labels joined by dots, at most 40 characters.
+     */
+    public static final String DOMAIN_SUFFIX = "ccci.domain-suffix";
+
+    /** The run apps' domain suffix unless {@link #DOMAIN_SUFFIX} says otherwise. */
+    public static final String DEFAULT_DOMAIN_SUFFIX = "ci.commoninternet.net";
+
+    /** Per-run folders; environment {@code CCCI_RUNS_DIR}; default /var/lib/cc-ci-runs. */
+    public static final String RUNS_DIR = "ccci.runs-dir";
+
+    /** Canonical abra directory; environment {@code ABRA_DIR}; default ~/.abra. */
+    public static final String ABRA_DIR = "ccci.abra-dir";
+
+    /**
+     * {@code true}: copy the recipe clone staged at {@code <abra dir>/recipes/<recipe>} into the
+     * run's own tree instead of fetching it (test staging); environment {@code CCCI_SKIP_FETCH=1}.
+     */
+    public static final String SKIP_FETCH = "ccci.skip-fetch";
+
+    /**
+     * Recipes whose own repository's CI code ({@code install_steps.sh}, {@code compose.ccci.yml})
+     * may run, comma-separated; environment {@code CCCI_APPROVED_RECIPES}; default none. Such code
+     * comes with the pull request under test, so it is untrusted unless the recipe is listed.
+     */
+    public static final String APPROVED_RECIPES = "ccci.approved-recipes";
+
+    /**
+     * What a recipe's compose may reach of the host beyond the run's own swarm objects, set by the
+     * host's operator (never by anything in the recipe repository): comma-separated
+     * {@code <recipe>:<key>=<value>} (or {@code <recipe>:<key>}, every value of the key), where the
+     * key is one the deploy policy refuses ({@code volumes}, {@code cap_add}, {@code networks},
+     * {@code ports}, ... : {@link net.commoninternet.ccci.lifecycle.DeployAllowance#KEYS}); its refusal
+     * names the entry to add, e.g. {@code traefik:volumes=/var/run/docker.sock}. Default none. A run
+     * with an allowance says so as a warning, every time.
+     */
+    public static final String DEPLOY_ALLOWANCE = "ccci.deploy-allowance";
+
+    /**
+     * The boundaries around recipe containers this host's operator accepts to run without,
+     * comma-separated: {@code runtime} (the engine's default runtime is not gVisor's runsc, so a
+     * recipe's container shares the host's kernel) and {@code egress} (the egress rules of
+     * {@code scripts/egress-rules} are not in place, or cannot be checked on a remote engine). Set on
+     * the host only (never from the environment); default none: a run on an engine without a
+     * boundary says so in one line and refuses. Every run with one accepted warns that it runs without it.
+     */
+    public static final String HOST_UNCONFINED = "ccci.host.unconfined";
+
+    /**
+     * The host file form of {@link #DEPLOY_ALLOWANCE}: one {@code <recipe>:<key>[=<value>]} per
+     * line, {@code #} comments. Read only if it is a regular file owned by root and writable by
+     * root alone, in a folder of root's; otherwise the run is refused in one sentence (never read).
+     * The path is set here only, never by the environment or the recipe. Default
+     * {@value #DEFAULT_DEPLOY_ALLOWANCE_FILE}; absent, it allows nothing. Its entries join
+     * {@code -Dccci.deploy-allowance}'s, with the same warning on every run and every use.
+     */
+    public static final String DEPLOY_ALLOWANCE_FILE = "ccci.deploy-allowance-file";
+
+    /**
+     * A file that gets the run's whole (secret-filtered) console as well, from the guards to the
+     * RUN SUMMARY; it still gets a cancelled run's teardown after Maven is gone. Default none.
+     */
+    public static final String LOG_FILE = "ccci.log-file";
+
+    /**
+     * The image of the short-lived containers that probe an app from the {@code proxy} network
+     * (HTTP and TCP, as the proxy reaches it); default {@code ccci.local/busybox:1}, which
+     * scripts/setup-local-swarm builds.
+     */
+    public static final String PROBE_IMAGE = "ccci.probe-image";
+
+    /**
+     * Seconds a recipe's backupbot hook ({@code backupbot.backup.pre-hook}, {@code post-hook} and
+     * the restore's, run with {@code sh -c} in its app container) may run; from 1 to 3600, default
+     * {@value #DEFAULT_HOOK_TIMEOUT_SECONDS}. Set on the host, never by the recipe: a hook that has
+     * not ended by then fails its operation in one line, and the run goes on to its teardown (the
+     * engine cannot stop an exec; it ends with the container).
+     */
+    public static final String HOOK_TIMEOUT = "ccci.hook-timeout";
+
+    /**
+     * Seconds an app-domain lease (held in the swarm's raft store beside the host's flock, so that
+     * several runner hosts of one swarm never run one domain at once) must stay unrenewed before
+     * another host's run or janitor takes it over; from 3 to 3600, default {@value #DEFAULT_LEASE_TTL_SECONDS}.
+     * Above a manager leader election (10-20 s, during which every renewal stalls) plus a heartbeat,
+     * so a live, reachable holder's lease never expires. A holder that could not renew for two thirds
+     * of it stops its own run. Only a dead or cut-off host's apps wait this long for a reap; on one
+     * host a dead run's free flock lets its lease be taken at once. Every runner host of a swarm must
+     * use the same value.
+     */
+    public static final String LEASE_TTL = "ccci.lease.ttl";
+
+    /**
+     * Seconds between two renewals of a held app-domain lease; from 1 to a quarter of
+     * {@link #LEASE_TTL}, default {@value #DEFAULT_LEASE_HEARTBEAT_SECONDS}.
+     */
+    public static final String LEASE_HEARTBEAT = "ccci.lease.heartbeat";
+
+    /**
+     * {@code true} (the default): the runs of a command of several recipes run in parallel, through
+     * the JUnit Platform's own parallel executor; {@code false}: one after another. A single recipe
+     * always runs on the thread that runs the engine.
+     */
+    public static final String PARALLEL_ENABLED = "ccci.parallel.enabled";
+
+    /**
+     * How many runs of a command go on at once, at most; default {@value #DEFAULT_PARALLELISM}. A
+     * bound ccci holds itself ({@code RunSlots}): a run beyond it waits for a slot and says so once.
+     */
+    public static final String PARALLEL_PARALLELISM = "ccci.parallel.parallelism";
+
+    /**
+     * Prefix of JUnit's own parallel execution keys, as Jupiter reads them under
+     * {@code junit.jupiter.execution.parallel.config.}: e.g. {@code ccci.parallel.config.executor-service}
+     * ({@code fork_join_pool}, JUnit 6.1's default, or {@code worker_thread_pool}) or
+     * {@code ccci.parallel.config.strategy}. Without them ccci uses the {@code fixed} strategy with a
+     * thread for each run of the command (no more: max pool size and saturation); they shape the
+     * pool, never the bound ({@link #PARALLEL_PARALLELISM}).
+     */
+    public static final String PARALLEL_CONFIG_PREFIX = "ccci.parallel.config.";
+
+    /**
+     * Default of {@link #PARALLEL_PARALLELISM}, from the measured fan-out curve (docs/benchmarks.md,
+     * {@code scripts/bench fanout}): on 2 cores, 4 at once kept a command of up to 32 runs within
+     * 1.17x of ceil(N/4) runs alone (runs mostly wait on the engine); 8 at once did not (1.46x).
+     */
+    public static final int DEFAULT_PARALLELISM = 4;
+
+    static final String DEFAULT_PROBE_IMAGE = "ccci.local/busybox:1";
+    static final String DEFAULT_DEPLOY_ALLOWANCE_FILE = "/etc/ccci/deploy-allowance";
+    static final long DEFAULT_DEADLINE_SECONDS = 3600;
+    static final long DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
+    static final long MAX_HOOK_TIMEOUT_SECONDS = 3600;
+    static final long DEFAULT_LEASE_TTL_SECONDS = 90;
+    static final long DEFAULT_LEASE_HEARTBEAT_SECONDS = 10;
+    static final long MIN_LEASE_TTL_SECONDS = 3;
+    static final long MAX_LEASE_TTL_SECONDS = 3600;
+    /** A day: a deadline is a bound, and a huge one (or one whose nanoseconds overflow) would disable it. */
+    static final long MAX_DEADLINE_SECONDS = 86_400;
+
+    private Constants() {
+    }
+}

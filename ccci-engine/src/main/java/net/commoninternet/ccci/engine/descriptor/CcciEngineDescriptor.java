@@ -1,0 +1,65 @@
+package net.commoninternet.ccci.engine.descriptor;
+
+import java.util.List;
+import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
+import net.commoninternet.ccci.engine.extension.Plugins;
+import net.commoninternet.ccci.lifecycle.RunPlan;
+import org.apiguardian.api.API;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.EngineDescriptor;
+import org.junit.platform.engine.support.hierarchical.Node;
+
+/**
+ * The root of the ccci tree; its children are recipe runs, the plan. The lifecycle hears of the
+ * plan once before the first run and once after the last ({@code beginPlan}, {@code endPlan}), on
+ * the thread that runs this root, which outlives every run.
+ */
+@API(status = API.Status.INTERNAL)
+public final class CcciEngineDescriptor extends EngineDescriptor implements Node<CcciExecutionContext> {
+
+    /** The engine's id, the first segment of every unique id: {@code [engine:ccci]}. */
+    public static final String ENGINE_ID = "ccci";
+
+    private final Plugins plugins;
+    private RunPlan plan;
+
+    public CcciEngineDescriptor(UniqueId uniqueId, Plugins plugins) {
+        super(uniqueId, ENGINE_ID);
+        this.plugins = plugins;
+    }
+
+    public Plugins plugins() {
+        return plugins;
+    }
+
+    public List<RecipeRunDescriptor> runs() {
+        return getChildren().stream().filter(RecipeRunDescriptor.class::isInstance).map(RecipeRunDescriptor.class::cast)
+                .toList();
+    }
+
+    /** Once discovery is done: the runs of a plan of several recipes take the run ids {@code <run id>-<recipe>}. */
+    public void planRuns() {
+        List<RecipeRunDescriptor> runs = runs();
+        if (runs.size() > 1) {
+            runs.forEach(RecipeRunDescriptor::runInAPlanOfSeveral);
+        }
+    }
+
+    @Override
+    public CcciExecutionContext before(CcciExecutionContext context) throws Exception {
+        List<RecipeRunDescriptor> runs = runs();
+        if (!runs.isEmpty()) {
+            plan = new RunPlan(runs.get(0).commandRunId(), runs.stream().map(RecipeRunDescriptor::settings).toList(),
+                    context.attachments().to(this));
+            plugins.lifecycle().beginPlan(plan);
+        }
+        return context;
+    }
+
+    @Override
+    public void after(CcciExecutionContext context) throws Exception {
+        if (plan != null) {
+            plugins.lifecycle().endPlan(plan);
+        }
+    }
+}
