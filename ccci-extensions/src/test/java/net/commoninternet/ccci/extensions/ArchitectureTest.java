@@ -28,13 +28,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.engine.CcciTestEngine;
 import net.commoninternet.ccci.engine.config.Constants;
-import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
+import net.commoninternet.ccci.extensions.children.ChildEnvironment;
 import net.commoninternet.ccci.extensions.run.RecipeCiRun;
 import org.apiguardian.api.API;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,19 +54,25 @@ import org.junit.jupiter.params.provider.ValueSource;
  * against the real main code with a deliberately wrong class added (the fixtures beside this test).
  *
  * <pre>
- *   run                          the lifecycle, phase by phase
- *   tiers                        the tiers: api and spi only
- *   results                      results.json, report, RUN SUMMARY, service logs
- *   deployment                   the typed live run (the SPI's LiveRun)
- *   driver.swarm   driver.abra   the two drivers, found through ServiceLoader, never each other
- *   driver                       AppDriver and what every driver shares
- *   lock                         app-domain lock and lease, janitor
- *   swarm                        engine, events, convergence, teardown, probes, exec
- *   workspace                    run folder, ABRA_DIR, state files, fetch, set-up, naming, env
- *   lifetime   secrets           guards, parent death, children; console filter, masking
- *   engine                       the JUnit engine, which knows no extension
- *   lifecycle                    the engine's internal contract with ccci's lifecycle
- *   spi   api                    the contracts
+ *   run                               the lifecycle, phase by phase
+ *   tiers                             the tiers: api and spi only
+ *   results                           results.json, report, RUN SUMMARY, service logs
+ *   deployment                        the typed live run (the SPI's LiveRun)
+ *   driver.swarm   driver.abra        the two drivers, found through ServiceLoader, never each other
+ *   driver                            AppDriver and what every driver shares
+ *   lock                              app-domain lock and lease, janitor
+ *   browser   backup   boundary       the app's pictures; backupbot's labels; gVisor and egress
+ *   probe                             HTTP probes, exec and shells in the app's containers
+ *   swarm                             convergence, teardown, stack labels, service logs
+ *   workspace                         run folder, ABRA_DIR, state files, the app's set-up
+ *   policy                            what a recipe's compose may ask of the host
+ *   recipe                            fetch, versions, upgrade plan, compose files, env file, naming
+ *   docker                            the engine connection, its lists and streams
+ *   guards   children   waits         lifetime guards; child processes; bounded waits
+ *   secrets                           console filter, masking
+ *   engine (and its rooms)            the JUnit engine, which knows no extension
+ *   lifecycle                         the engine's internal contract with ccci's lifecycle
+ *   spi   api                         the contracts
  * </pre>
  */
 class ArchitectureTest {
@@ -95,9 +103,18 @@ class ArchitectureTest {
             new Layer("driver.abra", EXT + ".driver.abra"),
             new Layer("driver", EXT + ".driver"),
             new Layer("lock", EXT + ".lock"),
+            new Layer("browser", EXT + ".browser"),
+            new Layer("backup", EXT + ".backup"),
+            new Layer("boundary", EXT + ".boundary"),
+            new Layer("probe", EXT + ".probe"),
             new Layer("swarm", EXT + ".swarm"),
             new Layer("workspace", EXT + ".workspace"),
-            new Layer("lifetime", EXT + ".lifetime"),
+            new Layer("policy", EXT + ".policy"),
+            new Layer("recipe", EXT + ".recipe"),
+            new Layer("docker", EXT + ".docker"),
+            new Layer("guards", EXT + ".guards"),
+            new Layer("children", EXT + ".children"),
+            new Layer("waits", EXT + ".waits"),
             new Layer("secrets", EXT + ".secrets"));
 
     /** The packages whose public types are contracts for others (EXPERIMENTAL); every other one's are INTERNAL. */
@@ -106,7 +123,7 @@ class ArchitectureTest {
     private static final Set<String> PUBLIC_ENGINE_TYPES = Set.of(CcciTestEngine.class.getName(), Constants.class.getName());
 
     /** The deliberately wrong classes beside this test: an arrow from a tier, upwards, from the SPI, from the engine; a new package; a config read. */
-    private static final List<String> FIXTURES = List.of(EXT + ".tiers.WrongArrowFromATier", EXT + ".lifetime.WrongArrowUpwards",
+    private static final List<String> FIXTURES = List.of(EXT + ".tiers.WrongArrowFromATier", EXT + ".guards.WrongArrowUpwards",
             ROOT + ".spi.WrongArrowFromTheSpi", ROOT + ".engine.WrongArrowFromTheEngine", EXT + ".brandnew.ClassInANewPackage",
             EXT + ".driver.ReadsTheEnvironment");
 
@@ -151,9 +168,8 @@ class ArchitectureTest {
         for (Layer layer : LAYERS) {
             architecture = architecture.layer(layer.name()).definedBy(layer.pkg());
         }
-        String[] mechanisms = {"run", "results", "deployment", "driver.swarm", "driver.abra", "driver", "lock", "swarm",
-                "workspace", "lifetime", "secrets"};
-        return architecture
+        String[] mechanisms = MECHANISMS.keySet().toArray(String[]::new);
+        architecture = architecture
                 // What a maintainer, a tier or an extension writes against knows nothing of how runs are made.
                 .whereLayer("api").mayNotAccessAnyLayer()
                 .whereLayer("spi").mayOnlyAccessLayers("api")
@@ -177,24 +193,56 @@ class ArchitectureTest {
                 .whereLayer("engine.extension").mayOnlyAccessLayers("api", "spi", "lifecycle", "engine.config")
                 .whereLayer("engine.config").mayOnlyAccessLayers("api", "spi", "lifecycle")
                 // Tiers see the run through the SPI alone.
-                .whereLayer("tiers").mayOnlyAccessLayers("api", "spi")
-                .whereLayer("tiers").mayNotBeAccessedByAnyLayer()
-                .whereLayer("run").mayNotBeAccessedByAnyLayer()
-                // Drivers are found through ServiceLoader: nothing names one, and neither names the other.
-                .whereLayer("driver.swarm").mayNotBeAccessedByAnyLayer()
-                .whereLayer("driver.abra").mayNotBeAccessedByAnyLayer()
-                .whereLayer("results").mayOnlyBeAccessedByLayers("run")
-                .whereLayer("deployment").mayOnlyBeAccessedByLayers("run")
-                .whereLayer("driver").mayOnlyBeAccessedByLayers("run", "deployment", "driver.swarm", "driver.abra")
-                .whereLayer("lock").mayOnlyBeAccessedByLayers("run")
-                .whereLayer("swarm").mayOnlyBeAccessedByLayers("run", "results", "deployment", "driver.swarm",
-                        "driver.abra", "driver", "lock")
-                .whereLayer("workspace").mayOnlyBeAccessedByLayers("run", "results", "deployment", "driver.swarm",
-                        "driver.abra", "driver", "lock", "swarm")
-                .whereLayer("lifetime").mayOnlyBeAccessedByLayers("run", "results", "deployment", "driver.swarm",
-                        "driver.abra", "driver", "lock", "swarm", "workspace")
-                .whereLayer("secrets").mayOnlyBeAccessedByLayers("run", "results", "swarm")
-                .ensureAllClassesAreContainedInArchitecture();
+                .whereLayer("tiers").mayOnlyAccessLayers("api", "spi");
+        // Each mechanism is used only by the ones that name it here: arrows only downward.
+        for (var mechanism : MECHANISMS.entrySet()) {
+            String[] users = mechanism.getValue();
+            architecture = users.length == 0 ? architecture.whereLayer(mechanism.getKey()).mayNotBeAccessedByAnyLayer()
+                    : architecture.whereLayer(mechanism.getKey()).mayOnlyBeAccessedByLayers(users);
+        }
+        return architecture.ensureAllClassesAreContainedInArchitecture();
+    }
+
+    private static final String[] DRIVERS = {"driver", "driver.swarm", "driver.abra"};
+
+    /**
+     * ccci-extensions' packages, top to bottom, each with the packages that may use it (none: found
+     * through ServiceLoader or the top). Drivers are found through ServiceLoader: nothing names one,
+     * and neither names the other.
+     */
+    private static final Map<String, String[]> MECHANISMS = orderedMap(
+            "run", new String[0],
+            "tiers", new String[0],
+            "results", new String[] {"run"},
+            "deployment", new String[] {"run"},
+            "driver.swarm", new String[0],
+            "driver.abra", new String[0],
+            "driver", new String[] {"run", "deployment", "driver.swarm", "driver.abra"},
+            "lock", new String[] {"run"},
+            "browser", new String[] {"run", "deployment"},
+            "boundary", new String[] {"run"},
+            "backup", concat("run", "deployment", DRIVERS),
+            "probe", concat("run", "deployment", DRIVERS, "browser", "backup"),
+            "swarm", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "backup", "probe"),
+            "workspace", concat("run", "results", "deployment", DRIVERS, "lock"),
+            "policy", concat("run", "deployment", DRIVERS, "lock", "swarm", "workspace"),
+            "recipe", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "probe", "swarm",
+                    "workspace", "policy"),
+            "docker", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "boundary", "backup",
+                    "probe", "swarm", "workspace", "policy", "recipe"),
+            "guards", new String[] {"run"},
+            "children", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "boundary", "backup",
+                    "probe", "swarm", "workspace", "policy", "recipe", "docker", "guards"),
+            "waits", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "boundary", "backup",
+                    "probe", "swarm", "workspace", "policy", "recipe", "docker", "guards", "children"),
+            "secrets", new String[] {"run", "results", "swarm"});
+
+    private static Map<String, String[]> orderedMap(Object... pairs) {
+        Map<String, String[]> map = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            map.put((String) pairs[i], (String[]) pairs[i + 1]);
+        }
+        return map;
     }
 
     /** The engine's rooms, root first. */
@@ -241,7 +289,7 @@ class ArchitectureTest {
      * and nothing else.
      */
     @ParameterizedTest
-    @ValueSource(strings = {EXT + ".tiers.WrongArrowFromATier", EXT + ".lifetime.WrongArrowUpwards",
+    @ValueSource(strings = {EXT + ".tiers.WrongArrowFromATier", EXT + ".guards.WrongArrowUpwards",
             ROOT + ".spi.WrongArrowFromTheSpi", ROOT + ".engine.WrongArrowFromTheEngine",
             EXT + ".brandnew.ClassInANewPackage"})
     void theLayeringCatchesAWrongArrowIntoAnyPackageAndAClassInNoLayer(String wrong) {

@@ -10,8 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.lock.AppDomainLease;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords;
 import org.slf4j.LoggerFactory;
 
 /**

@@ -21,13 +21,13 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
-import net.commoninternet.ccci.extensions.workspace.App;
-import net.commoninternet.ccci.extensions.workspace.DeployPolicy;
-import net.commoninternet.ccci.extensions.workspace.RecipeFetch;
+import net.commoninternet.ccci.extensions.recipe.App;
+import net.commoninternet.ccci.extensions.policy.DeployPolicy;
+import net.commoninternet.ccci.extensions.recipe.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
 

@@ -19,12 +19,12 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.driver.swarm.SwarmDriver;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
-import net.commoninternet.ccci.extensions.swarm.BackupLabels;
-import net.commoninternet.ccci.extensions.swarm.ContainerExec;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.extensions.backup.BackupLabels;
+import net.commoninternet.ccci.extensions.probe.ContainerExec;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
-import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.recipe.App;
 
 /**
  * The engine-only floors of the tiers, for {@link RunBench}: what the engine (and restic) alone

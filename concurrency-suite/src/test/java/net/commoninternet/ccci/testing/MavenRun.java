@@ -17,9 +17,9 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
-import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.extensions.recipe.AppNaming;
 
 /**
  * A real {@code mvn test} of the recipe-suites module, started as a child process from the

@@ -5,7 +5,7 @@ import java.util.stream.Collectors;
 import jnr.constants.platform.Errno;
 import jnr.posix.POSIX;
 import jnr.posix.POSIXFactory;
-import net.commoninternet.ccci.extensions.lifetime.ParentDeathSignal;
+import net.commoninternet.ccci.extensions.guards.ParentDeathSignal;
 
 /**
  * A child subreaper for tests that kill a helper's parent: it runs one command and, because

@@ -3,7 +3,7 @@ package net.commoninternet.ccci.extensions.deployment;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.recipe.App;
 import org.apiguardian.api.API;
 
 /**

@@ -3,8 +3,8 @@ package net.commoninternet.ccci.extensions.deployment;
 import java.util.Map;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.LiveApp;
-import net.commoninternet.ccci.extensions.swarm.ContainerExec;
-import net.commoninternet.ccci.extensions.swarm.HttpProbe;
+import net.commoninternet.ccci.extensions.probe.ContainerExec;
+import net.commoninternet.ccci.extensions.probe.HttpProbe;
 
 /** {@link LiveApp} for a deployed app: HTTP the way the proxy reaches it, exec in its containers. */
 record LiveAppOnSwarm(Deployment deployment) implements LiveApp {

@@ -5,8 +5,8 @@ import com.github.dockerjava.api.model.Service;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import net.commoninternet.ccci.extensions.swarm.BackupLabels;
-import net.commoninternet.ccci.extensions.swarm.ContainerExec;
+import net.commoninternet.ccci.extensions.backup.BackupLabels;
+import net.commoninternet.ccci.extensions.probe.ContainerExec;
 import net.commoninternet.ccci.spi.Backups;
 
 /** The app's backups by the run's driver, and what they hold as its backupbot labels and mounts say. */

@@ -7,9 +7,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import net.commoninternet.ccci.api.CiKeys;
-import net.commoninternet.ccci.extensions.swarm.AppProbes;
-import net.commoninternet.ccci.extensions.swarm.HttpProbe;
-import net.commoninternet.ccci.extensions.swarm.PageBrowser;
+import net.commoninternet.ccci.extensions.probe.AppProbes;
+import net.commoninternet.ccci.extensions.probe.HttpProbe;
+import net.commoninternet.ccci.extensions.browser.PageBrowser;
 import net.commoninternet.ccci.spi.Probes;
 
 /** The run's probes of its app: the HTTP probe's and the recipe's own ({@link AppProbes}), from its probe container. */

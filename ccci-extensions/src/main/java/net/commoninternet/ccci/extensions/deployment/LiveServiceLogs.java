@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import net.commoninternet.ccci.extensions.swarm.ServiceLog;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
-import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.spi.ServiceLogs;
 
 /**

@@ -3,16 +3,16 @@ package net.commoninternet.ccci.extensions.deployment;
 import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
-import net.commoninternet.ccci.extensions.swarm.BackupLabels;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.extensions.backup.BackupLabels;
 import net.commoninternet.ccci.extensions.swarm.ConfigVersions;
 import net.commoninternet.ccci.extensions.swarm.DeployedIdentity;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
-import net.commoninternet.ccci.extensions.workspace.App;
-import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
-import net.commoninternet.ccci.extensions.workspace.DeployTimeout;
-import net.commoninternet.ccci.extensions.workspace.RecipeVersion;
-import net.commoninternet.ccci.extensions.workspace.UpgradePlan;
+import net.commoninternet.ccci.extensions.recipe.App;
+import net.commoninternet.ccci.extensions.policy.ComposeConfig;
+import net.commoninternet.ccci.extensions.policy.DeployTimeout;
+import net.commoninternet.ccci.extensions.recipe.RecipeVersion;
+import net.commoninternet.ccci.extensions.recipe.UpgradePlan;
 import net.commoninternet.ccci.spi.Versions;
 
 /** The run's upgrade plan, the swarm's view of what is deployed, and the in-place redeploy in the run's own tree. */

@@ -3,7 +3,7 @@ package net.commoninternet.ccci.extensions.deployment;
 import java.util.Set;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.extensions.workspace.Checkout;
+import net.commoninternet.ccci.extensions.recipe.Checkout;
 import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
 import org.apiguardian.api.API;

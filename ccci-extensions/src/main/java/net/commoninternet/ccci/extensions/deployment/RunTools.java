@@ -1,9 +1,9 @@
 package net.commoninternet.ccci.extensions.deployment;
 
 import net.commoninternet.ccci.extensions.driver.AppDriver;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.HttpProbe;
-import net.commoninternet.ccci.extensions.swarm.PageBrowser;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.probe.HttpProbe;
+import net.commoninternet.ccci.extensions.browser.PageBrowser;
 import org.apiguardian.api.API;
 
 /**

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import net.commoninternet.ccci.extensions.workspace.App;
+import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.spi.Skipped;
 import org.apiguardian.api.API;

@@ -1,6 +1,6 @@
 package net.commoninternet.ccci.extensions.driver;
 
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
 import net.commoninternet.ccci.spi.Driver;
 import org.apiguardian.api.API;

@@ -4,7 +4,7 @@
  * found through ServiceLoader by {@code Drivers}), and {@code CountedDeploys} (every deploy counted,
  * every compose judged by the deploy policy first).
  *
- * <p>Depends on {@code spi}, {@code swarm} and {@code workspace}; {@code run}, {@code deployment}
+ * <p>Depends on {@code spi}, {@code docker}, {@code policy}, {@code recipe} and {@code workspace}; {@code run}, {@code deployment}
  * and the two drivers depend on it.
  */
 @API(status = API.Status.INTERNAL)

@@ -19,7 +19,7 @@ import java.util.concurrent.FutureTask;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
-import net.commoninternet.ccci.extensions.swarm.SwarmNodes;
-import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.extensions.docker.SwarmNodes;
+import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import org.apiguardian.api.API;
 
 /**

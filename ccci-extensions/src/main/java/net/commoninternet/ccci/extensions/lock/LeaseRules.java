@@ -3,8 +3,8 @@ package net.commoninternet.ccci.extensions.lock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Stored;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Swap;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Stored;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Swap;
 
 /**
  * Every decision of the app-domain lease protocol, as pure functions of what a host knows: the

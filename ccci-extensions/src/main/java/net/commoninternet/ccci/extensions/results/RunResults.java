@@ -86,9 +86,9 @@ public final class RunResults {
      * Where the run ran: the driver ({@code swarm}, {@code abra}) and what the engine said of itself
      * (its version, its swarm's size, the runtime that sandboxes the app's containers by default).
      */
-    public record Environment(String driver, net.commoninternet.ccci.extensions.swarm.DockerEngine.Facts engine) {
+    public record Environment(String driver, net.commoninternet.ccci.extensions.docker.DockerEngine.Facts engine) {
         public static final Environment UNKNOWN = new Environment("unknown",
-                new net.commoninternet.ccci.extensions.swarm.DockerEngine.Facts("unknown", 0, "unknown", ""));
+                new net.commoninternet.ccci.extensions.docker.DockerEngine.Facts("unknown", 0, "unknown", ""));
     }
 
     /**

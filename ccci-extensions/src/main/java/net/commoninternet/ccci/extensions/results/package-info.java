@@ -4,8 +4,8 @@
  * several recipes), {@code CustomizationManifest}, and the {@code TierServiceLogs} extension (the
  * services' logs of each tier, written against the SPI).
  *
- * <p>Depends on {@code api}, {@code spi}, {@code lifecycle} and {@code secrets}; only {@code run}
- * depends on it.
+ * <p>Depends on {@code api}, {@code spi}, {@code lifecycle}, {@code secrets} and {@code docker} (the
+ * engine's facts); only {@code run} depends on it.
  */
 @API(status = API.Status.INTERNAL)
 package net.commoninternet.ccci.extensions.results;

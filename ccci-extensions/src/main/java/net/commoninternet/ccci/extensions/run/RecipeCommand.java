@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import net.commoninternet.ccci.extensions.lifetime.GuardedCommand;
+import net.commoninternet.ccci.extensions.guards.GuardedCommand;
 import net.commoninternet.ccci.extensions.results.Catalogue;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;

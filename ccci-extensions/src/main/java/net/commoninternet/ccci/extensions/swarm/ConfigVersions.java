@@ -16,9 +16,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.commoninternet.ccci.extensions.workspace.App;
-import net.commoninternet.ccci.extensions.workspace.ComposeConfig;
-import net.commoninternet.ccci.extensions.workspace.RecipeLabels;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.policy.ComposeConfig;
+import net.commoninternet.ccci.extensions.recipe.App;
+import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
 import org.apiguardian.api.API;
 
 /**

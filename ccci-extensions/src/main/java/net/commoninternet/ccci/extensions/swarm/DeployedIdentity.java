@@ -5,7 +5,7 @@ import com.github.dockerjava.api.model.Service;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import net.commoninternet.ccci.extensions.workspace.RecipeLabels;
+import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
 import org.apiguardian.api.API;
 
 /**

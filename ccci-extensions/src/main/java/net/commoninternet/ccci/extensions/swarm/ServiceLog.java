@@ -18,6 +18,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import net.commoninternet.ccci.extensions.docker.EngineStream;
+import net.commoninternet.ccci.extensions.docker.SwarmNodes;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
 import org.apiguardian.api.API;
 

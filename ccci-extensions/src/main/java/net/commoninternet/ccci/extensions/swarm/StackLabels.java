@@ -28,7 +28,7 @@ public final class StackLabels {
         return PROBE + "=" + stack;
     }
 
-    static String filter(String stack) {
+    public static String filter(String stack) {
         return NAMESPACE + "=" + stack;
     }
 }

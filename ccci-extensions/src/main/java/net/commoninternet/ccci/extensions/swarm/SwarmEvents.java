@@ -7,6 +7,7 @@ import java.io.Closeable;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import net.commoninternet.ccci.extensions.docker.EngineStream;
 
 /**
  * Wake-ups from the engine's event stream (service updates, container starts, health changes,

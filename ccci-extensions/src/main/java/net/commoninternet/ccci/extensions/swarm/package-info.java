@@ -1,12 +1,12 @@
 /**
- * The swarm as ccci reads and changes it, through docker-java: the run's engine connection
- * ({@code DockerEngine}), convergence ({@code SwarmConvergence}, {@code SwarmEvents}), teardown
- * ({@code StackTeardown}), probes from the proxy network ({@code HttpProbe}, {@code ProbeContainer},
- * {@code AttachedShell}, {@code AppProbes}), exec ({@code ContainerExec}), service logs, labels, the
- * lease's records and the nodes of a swarm of several.
+ * The stacks as the swarm converges and removes them: convergence by the spec's rules
+ * ({@code SwarmConvergence}, woken by {@code SwarmEvents}), teardown that waits until nothing is
+ * left ({@code StackTeardown}, asking the {@code DomainFence} first), the labels on what a stack
+ * owns ({@code StackLabels}), a service's logs ({@code ServiceLog}), and what a deployed stack says
+ * of its recipe ({@code DeployedIdentity}, {@code ConfigVersions}).
  *
- * <p>Depends on {@code workspace}, {@code lifetime}, {@code secrets}; the lifecycle's packages, the
- * drivers, {@code lock} and {@code results} depend on it.
+ * <p>Depends on {@code docker}, {@code policy}, {@code recipe}, {@code secrets} and {@code waits};
+ * the probes, the browser, the locks, the drivers and the lifecycle depend on it.
  */
 @API(status = API.Status.INTERNAL)
 package net.commoninternet.ccci.extensions.swarm;

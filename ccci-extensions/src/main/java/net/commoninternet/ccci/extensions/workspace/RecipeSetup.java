@@ -16,8 +16,13 @@ import java.util.Optional;
 import java.util.TreeSet;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.RecipeCustomization;
-import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.children.ChildEnvironment;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.extensions.policy.ComposeConfig;
+import net.commoninternet.ccci.extensions.policy.ResourceBounds;
+import net.commoninternet.ccci.extensions.recipe.App;
+import net.commoninternet.ccci.extensions.recipe.EnvFile;
+import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +53,7 @@ public final class RecipeSetup {
      * through a link: the tree's links were checked at checkout ({@link RecipeTree}), and the
      * folder and the file themselves must not be links ({@link #writeOverlay}).
      */
-    static final String CUSTOMIZATION_OVERLAY = ".ccci/compose.customization.yml";
+    public static final String CUSTOMIZATION_OVERLAY = ".ccci/compose.customization.yml";
     /** ccci's default limits for the services that set none ({@link ResourceBounds}), for a driver that deploys the files itself. */
     static final String LIMITS_OVERLAY = ".ccci/compose.limits.yml";
 
@@ -96,7 +101,7 @@ public final class RecipeSetup {
      * {@code COMPOSE_FILE} = the recipe's own list without its CI overlay, then the recipe's
      * {@code compose.ccci.yml} if the recipe is approved, then the customization's overlay.
      */
-    void applyOverlays(App app) throws IOException {
+    public void applyOverlays(App app) throws IOException {
         EnvFile env = EnvFile.read(app.envFile());
         String before = env.values().getOrDefault("COMPOSE_FILE", "compose.yml");
         // Compared normalized: "./compose.ccci.yml" in a recipe's COMPOSE_FILE is the same file.

@@ -10,7 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import net.commoninternet.ccci.extensions.lifetime.ChildEnvironment;
+import net.commoninternet.ccci.extensions.children.ChildEnvironment;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,7 +1,9 @@
 package net.commoninternet.ccci.extensions.workspace;
 
 import java.nio.file.Path;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.extensions.policy.DeployPolicy;
+import net.commoninternet.ccci.extensions.recipe.RecipeFetch;
 import org.apiguardian.api.API;
 
 /**

@@ -1,12 +1,10 @@
 /**
- * A run's own files and the recipe in them: the run folder, its ABRA_DIR and state files
- * ({@code RunWorkspace}, {@code RunAbraDir}, {@code RunState}), the recipe fetched at the ref
- * under test ({@code RecipeFetch}, {@code Checkout}, {@code UpgradePlan}), naming, the env file,
- * the compose as the deploy will read it, and the deploy policy that judges it
- * ({@code DeployPolicy}).
+ * A run's own files: its folder, its ABRA_DIR and its state files, keyed by run id and pid, never by
+ * domain ({@code RunWorkspace}, {@code RunAbraDir}, {@code RunState}), and the app set up in them
+ * before its deploy ({@code RecipeSetup}: EXTRA_ENV, an approved recipe's overlay and install steps).
  *
- * <p>Depends on {@code lifetime} (and {@code lifecycle}: the host's trust and variable names); every
- * package of the mechanisms above depends on it.
+ * <p>Depends on {@code policy}, {@code recipe} and {@code children}; the drivers, the deployment and
+ * the lifecycle depend on it.
  */
 @API(status = API.Status.INTERNAL)
 package net.commoninternet.ccci.extensions.workspace;

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
-import net.commoninternet.ccci.extensions.workspace.App;
-import net.commoninternet.ccci.extensions.workspace.EnvFile;
-import net.commoninternet.ccci.extensions.workspace.TempApp;
+import net.commoninternet.ccci.extensions.recipe.App;
+import net.commoninternet.ccci.extensions.recipe.EnvFile;
+import net.commoninternet.ccci.extensions.recipe.TempApp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

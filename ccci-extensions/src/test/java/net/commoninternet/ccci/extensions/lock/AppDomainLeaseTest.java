@@ -19,8 +19,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import net.commoninternet.ccci.extensions.swarm.DomainFence;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
-import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
 
 /**
  * A stand-in for the swarm managers' raft store, named as such: the real one needs a swarm (the

@@ -8,8 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import net.commoninternet.ccci.extensions.swarm.AnsweringEngine;
-import net.commoninternet.ccci.extensions.workspace.AppNaming;
+import net.commoninternet.ccci.extensions.docker.AnsweringEngine;
+import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Stored;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Swap;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Stored;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Swap;
 import org.junit.jupiter.api.Test;
 
 /** Each decision of the protocol at its boundaries (the model checker explores their combinations). */

@@ -1,7 +1,7 @@
 package net.commoninternet.ccci.extensions.lock;
 
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Stored;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Swap;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Stored;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Swap;
 
 /**
  * One runner host of the lease model ({@link ProtocolModel}): a process that either runs the domain

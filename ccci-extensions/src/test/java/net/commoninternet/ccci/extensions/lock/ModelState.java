@@ -1,7 +1,7 @@
 package net.commoninternet.ccci.extensions.lock;
 
 import java.util.Optional;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Stored;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Stored;
 
 /**
  * One state of the lease model: real time, the store (the swarm's one record of the domain), every

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Stored;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Stored;
 
 /**
  * Explores every schedule of a {@link ProtocolModel} up to a depth (a number of steps), breadth

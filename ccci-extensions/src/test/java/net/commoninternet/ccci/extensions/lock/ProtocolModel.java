@@ -13,8 +13,8 @@ import net.commoninternet.ccci.extensions.lock.ModelHost.Phase;
 import net.commoninternet.ccci.extensions.lock.ModelHost.Role;
 import net.commoninternet.ccci.extensions.lock.ModelHost.Stage;
 import net.commoninternet.ccci.extensions.swarm.DomainFence;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Stored;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Swap;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Stored;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Swap;
 
 /**
  * The app-domain lease protocol as a transition system, for {@link ProtocolExplorer}: two or three

@@ -1,8 +1,8 @@
 package net.commoninternet.ccci.extensions.lock;
 
 import java.time.Duration;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Stored;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords.Swap;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Stored;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords.Swap;
 
 /**
  * Deliberate mutations of the lease protocol's decisions, to prove the model checker finds what it

@@ -112,7 +112,7 @@ class RunResultsTest {
         RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", "1.1.0+1", "abc", "demo-abcdef.ci.commoninternet.net",
                 new RunResults.Upgrade("1.0.0+1", "1.1.0+1", "upgrade from 1.0.0+1")), 0, "1", EnumSet.of(Tier.INSTALL, Tier.UPGRADE),
                 new RunResults.Evidence(true, List.of(), Map.of(), new net.commoninternet.ccci.spi.RunTimeline(),
-                        new RunResults.Environment("abra", new net.commoninternet.ccci.extensions.swarm.DockerEngine.Facts(
+                        new RunResults.Environment("abra", new net.commoninternet.ccci.extensions.docker.DockerEngine.Facts(
                                 "20.10.24+dfsg1", 3, "runsc", "/usr/bin/runsc"))));
 
         JsonNode json = new ObjectMapper().readTree(RunResults.write(runDir, run, record).toFile());

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import net.commoninternet.ccci.extensions.docker.AnsweringEngine;
 import org.junit.jupiter.api.Test;
 
 /** How a service's log stream becomes a tier's log file; the swarm side is ServiceLogSwarmTest. */

@@ -3,11 +3,12 @@ package net.commoninternet.ccci.extensions.swarm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.github.dockerjava.api.async.ResultCallback;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import com.github.dockerjava.api.async.ResultCallback;
+import net.commoninternet.ccci.extensions.docker.EngineStream;
 import org.jetbrains.lincheck.Lincheck;
 import org.junit.jupiter.api.Test;
 

@@ -10,13 +10,17 @@ import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.RecipeCustomization;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.extensions.policy.ComposeConfig;
+import net.commoninternet.ccci.extensions.recipe.App;
+import net.commoninternet.ccci.extensions.recipe.EnvFile;
+import net.commoninternet.ccci.extensions.recipe.TempApp;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The set-env, overlay and install-steps step on a real recipe tree and env file, with real child processes. */
-class RecipeSetupTest {
+public class RecipeSetupTest {
 
     private static final String OVERLAY = "services:\n  app:\n    environment:\n      CI: \"1\"\n";
     private static final String IGNORED = "ignored: recipe code, and demo is not on the approved list";

@@ -2,8 +2,7 @@ package net.commoninternet.ccci.extensions.lock;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.SwarmRecords;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
 
 /**
  * Helper process: a run of a simulated runner host. Takes a domain's claim (its flock in

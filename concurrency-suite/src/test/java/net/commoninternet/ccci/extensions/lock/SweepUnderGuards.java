@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import net.commoninternet.ccci.extensions.lifetime.LifetimeGuards;
+import net.commoninternet.ccci.extensions.guards.LifetimeGuards;
 
 /**
  * Helper process: a run's janitor sweep under the real {@link LifetimeGuards}, shaped like

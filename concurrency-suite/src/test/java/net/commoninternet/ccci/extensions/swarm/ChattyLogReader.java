@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.swarm;
 
 import java.time.Instant;
 import java.util.List;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
 
 /**
  * Helper process with a small heap (the test gives it -Xmx64m): reads one service's whole log the

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.testing.EngineRestart;
 import net.commoninternet.ccci.testing.ForkShares.AloneOnTheEngine;
 import net.commoninternet.ccci.testing.LocalImages;

@@ -3,7 +3,7 @@ package net.commoninternet.ccci.extensions.driver.abra;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.driver.abra.AbraCli.LintRule;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.spi.Skipped;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;

@@ -13,10 +13,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.commoninternet.ccci.extensions.workspace.AbraSh;
-import net.commoninternet.ccci.extensions.workspace.EnvFile;
-import net.commoninternet.ccci.extensions.workspace.RecipeLabels;
-import net.commoninternet.ccci.extensions.workspace.RecipeVersion;
+import net.commoninternet.ccci.extensions.recipe.AbraSh;
+import net.commoninternet.ccci.extensions.recipe.EnvFile;
+import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
+import net.commoninternet.ccci.extensions.recipe.RecipeVersion;
 import org.apiguardian.api.API;
 
 /**

@@ -15,12 +15,12 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import net.commoninternet.ccci.extensions.lifetime.CappedOutput;
-import net.commoninternet.ccci.extensions.lifetime.ChildProcesses;
-import net.commoninternet.ccci.extensions.lifetime.LongWait;
-import net.commoninternet.ccci.extensions.swarm.BackupLabels;
-import net.commoninternet.ccci.extensions.swarm.ContainerExec;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.children.CappedOutput;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.extensions.waits.LongWait;
+import net.commoninternet.ccci.extensions.backup.BackupLabels;
+import net.commoninternet.ccci.extensions.probe.ContainerExec;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 
 /**

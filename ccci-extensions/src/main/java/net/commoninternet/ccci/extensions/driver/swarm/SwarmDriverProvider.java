@@ -3,7 +3,7 @@ package net.commoninternet.ccci.extensions.driver.swarm;
 import java.util.List;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.driver.DriverProvider;
-import net.commoninternet.ccci.extensions.swarm.DockerEngine;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
 import org.apiguardian.api.API;
 

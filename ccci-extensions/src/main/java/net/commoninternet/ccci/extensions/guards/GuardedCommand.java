@@ -1,0 +1,318 @@
+package net.commoninternet.ccci.extensions.guards;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apiguardian.api.API;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+/**
+ * The guards of one command in this JVM, shared by every run it starts ({@link LifetimeGuards}
+ * are one run's): the SIGTERM funnel, the shutdown hook and the hard deadline. A command of
+ * several recipes opens one before its first run ({@link #open}); a run on its own opens one for
+ * itself.
+ *
+ * <p>Resource: the runs of this JVM and their teardowns. Invariant: whatever stops the command
+ * (SIGTERM, the deadline, a JVM shutdown begun elsewhere), every live run is torn down in its own
+ * {@code finally}, none is cut short by a second signal, no run starts after the stop, and the
+ * process ends with 143 (142) only once every teardown is done. Sharing scope: the JVM (signals
+ * and shutdown are per process). Linearization point: {@link #stop}, under this object's monitor,
+ * which also guards every run's phase ({@code RUNNING -> STOPPING -> TEARDOWN -> DONE}), so a stop
+ * and a run's {@code beginTeardown} or {@code close} never interleave.
+ *
+ * <p>How the process ends: SIGTERM and the deadline call {@code System.exit(143|142)}, and the
+ * shutdown hook holds the JVM until every live run's teardown has finished and the command is
+ * closed (bounded by {@link LifetimeGuards#TEARDOWN_GRACE}); closing a stopped command calls
+ * {@code System.exit} with that status too, since its runs may finish before the stopper's own
+ * call. The hook is what makes this hold under Maven Surefire (JVM-NOTES, "Under Maven
+ * Surefire"): there Maven exits at once on TERM and the fork is told to {@code System.exit(1)}.
+ */
+@API(status = API.Status.INTERNAL)
+public final class GuardedCommand implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GuardedCommand.class);
+    private static final Signal TERM = new Signal("TERM");
+
+    /** The command in progress in this JVM; one at a time. Guarded by the class. */
+    private static GuardedCommand current;
+
+    /** What can stop a command. */
+    enum Cause {
+        SIGTERM, DEADLINE, SHUTDOWN;
+
+        String text() {
+            return this == SIGTERM ? "SIGTERM" : this == DEADLINE ? "the hard deadline"
+                    : "a JVM shutdown (System.exit, SIGINT or SIGHUP, or Maven gone)";
+        }
+    }
+
+    private final Duration deadline;
+    /** Opened by a run on its own, for itself: closed with that run. */
+    private final boolean ownedByItsRun;
+    private final Thread shutdownHook = new Thread(this::onShutdown, "ccci-lifetime-shutdown");
+    private final Thread watchdog = new Thread(this::watchDeadline, "ccci-hard-deadline");
+    private SignalHandler previousTerm;
+
+    // Guarded by this.
+    private final Set<LifetimeGuards> live = new LinkedHashSet<>();
+    private Cause cause;
+    private int exitStatus;
+    private boolean deadlinePassed;
+    private boolean closed;
+
+    private GuardedCommand(Duration deadline, boolean ownedByItsRun) {
+        this.deadline = deadline;
+        this.ownedByItsRun = ownedByItsRun;
+    }
+
+    /**
+     * Opens the command of this JVM: from here SIGTERM, the deadline and a JVM shutdown tear down
+     * every run that joins it.
+     *
+     * @throws IllegalStateException if a command is already open here, or the JVM is shutting down
+     */
+    public static GuardedCommand open(Duration deadline) {
+        synchronized (GuardedCommand.class) {
+            if (current != null) {
+                throw new IllegalStateException("a ccci command is already in progress in this JVM: start one command"
+                        + " (with all its recipes) per JVM.");
+            }
+            return openLocked(deadline, false);
+        }
+    }
+
+    /** The open command, or (a run on its own) one opened for that run. */
+    static GuardedCommand forRun(Duration deadline) {
+        synchronized (GuardedCommand.class) {
+            return current != null ? current : openLocked(deadline, true);
+        }
+    }
+
+    private static GuardedCommand openLocked(Duration deadline, boolean ownedByItsRun) {
+        GuardedCommand command = new GuardedCommand(deadline, ownedByItsRun);
+        command.installTermHandler();
+        try {
+            Runtime.getRuntime().addShutdownHook(command.shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            command.restoreTermHandler();
+            throw new IllegalStateException("the JVM is shutting down: no ccci run starts now.", shuttingDown);
+        }
+        current = command;
+        command.watchdog.setDaemon(true);
+        command.watchdog.start();
+        return command;
+    }
+
+    boolean ownedByItsRun() {
+        return ownedByItsRun;
+    }
+
+    Duration deadline() {
+        return deadline;
+    }
+
+    /** Whether something asked this command to stop (SIGTERM, the deadline, a JVM shutdown). */
+    public synchronized boolean stopRequested() {
+        return cause != null;
+    }
+
+    /**
+     * A run joins, RUNNING; refused once the command was stopped or its deadline passed, so
+     * nothing of that run is created.
+     */
+    synchronized void join(LifetimeGuards run) {
+        if (closed) {
+            throw new IllegalStateException("this ccci command has ended: no run joins it any more.");
+        }
+        if (cause == null && deadlinePassed) {
+            stop(Cause.DEADLINE);
+        }
+        if (cause != null) {
+            throw new LifetimeGuards.RunStopped("not started: the command was stopped by " + cause.text()
+                    + " before this run began");
+        }
+        live.add(run);
+    }
+
+    /** A run is done: its teardown (if it reached one) finished. */
+    synchronized void leave(LifetimeGuards run) {
+        live.remove(run);
+        notifyAll();
+    }
+
+    /**
+     * The funnel, under this monitor. Returns whether the caller should now end the process (143 or
+     * 142): true for the first stop, false for any later one, which is logged and ignored.
+     *
+     * <p>The first stop records its cause; every RUNNING run is stopped (its thread interrupted, its
+     * children killed); a run already in its teardown (it had ended, or failed because the group's
+     * TERM killed its child first) is left to finish it. From then on no run may join.
+     */
+    synchronized boolean stop(Cause why) {
+        if (cause != null) {
+            LOG.warn("== {} during teardown — ignored (the run is being torn down after {}) ==", why.text(), cause.text());
+            return false;
+        }
+        cause = why;
+        exitStatus = why == Cause.SIGTERM ? LifetimeGuards.EXIT_SIGTERM
+                : why == Cause.DEADLINE ? LifetimeGuards.EXIT_DEADLINE : 0;
+        List<LifetimeGuards> running = live.stream().filter(LifetimeGuards::running).toList();
+        if (why == Cause.DEADLINE) {
+            LOG.warn(running.size() > 1
+                    ? "== command exceeded " + LifetimeGuards.describe(deadline) + " hard deadline — tearing down "
+                            + names(running) + " =="
+                    : "== run exceeded " + LifetimeGuards.describe(deadline) + " hard deadline — tearing down ==");
+        } else if (!running.isEmpty()) {
+            LOG.warn(running.size() > 1
+                    ? "== " + why.text() + ": stopping " + running.size() + " runs (" + names(running) + ") — tearing down =="
+                    : "== " + why.text() + ": stopping the run — tearing down ==");
+        }
+        for (LifetimeGuards run : new ArrayList<>(live)) {
+            if (run.running()) {
+                run.stop(why);
+            } else if (why == Cause.SIGTERM) {
+                LOG.warn("== SIGTERM during teardown{} — the teardown goes on, then the process exits {} ==",
+                        live.size() > 1 ? " of " + run.name() : "", LifetimeGuards.EXIT_SIGTERM);
+            }
+        }
+        notifyAll();
+        return true;
+    }
+
+    private static String names(List<LifetimeGuards> runs) {
+        return String.join(", ", runs.stream().map(LifetimeGuards::name).sorted().toList());
+    }
+
+    /**
+     * Ends the command: the shutdown hook lets the JVM exit, the JVM's own SIGTERM handling comes
+     * back. After a SIGTERM or the deadline it does not return: the process ends with 143 or 142.
+     */
+    @Override
+    public void close() {
+        int status;
+        synchronized (this) {
+            status = exitStatus;
+            if (status != 0) {
+                // The evidence a stopped command finished its own teardowns (scripts/soak reads it), written
+                // before the shutdown hook can see the command closed: once it returns the JVM halts.
+                LOG.warn("== every run is torn down after {}: the process exits {} ==", cause == null ? "its stop"
+                        : cause.text(), status);
+            }
+            closed = true;
+            notifyAll();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running and is about to see the command closed
+        }
+        restoreTermHandler();
+        synchronized (GuardedCommand.class) {
+            if (current == this) {
+                current = null;
+            }
+        }
+        if (status != 0) {
+            // Blocks until the halt if the stopper's own exit is already under way.
+            System.exit(status);
+        }
+    }
+
+    private void installTermHandler() {
+        SignalHandler previous;
+        try {
+            previous = Signal.handle(TERM, signal -> {
+                if (stop(Cause.SIGTERM)) {
+                    System.exit(LifetimeGuards.EXIT_SIGTERM);
+                }
+            });
+        } catch (IllegalArgumentException reservedByVm) {
+            previous = SignalHandler.SIG_IGN;
+        }
+        if (previous == SignalHandler.SIG_IGN) {
+            // The JVM installs nothing for a signal ignored at its start (a `trap '' TERM` or
+            // nohup upstream, or -Xrs), and the parent-death signal is SIGTERM as well.
+            LOG.error("!! SIGTERM is ignored in this process (inherited from whatever started it: trap '' TERM,"
+                    + " nohup, -Xrs): neither a cancelled step nor the death of the parent can stop this run;"
+                    + " only the {} hard deadline bounds it. Start it without ignoring SIGTERM. !!",
+                    LifetimeGuards.describe(deadline));
+        } else {
+            previousTerm = previous;
+        }
+    }
+
+    private void restoreTermHandler() {
+        if (previousTerm != null) {
+            Signal.handle(TERM, previousTerm);
+            previousTerm = null;
+        }
+    }
+
+    /**
+     * A JVM shutdown begun by anyone (System.exit, SIGINT, Surefire told to exit): stop what still
+     * runs, then wait until every live run's teardown is done and the command closed (its catalogue
+     * written), bounded.
+     */
+    private void onShutdown() {
+        long until = System.nanoTime() + LifetimeGuards.TEARDOWN_GRACE.toNanos();
+        synchronized (this) {
+            if (cause == null) {
+                stop(Cause.SHUTDOWN);
+            }
+            while (!live.isEmpty() || !closed) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    LOG.error("!! the runs' teardown did not finish within {} s of the JVM shutdown: exiting anyway;"
+                            + " the janitor reaps what they left !!", LifetimeGuards.TEARDOWN_GRACE.toSeconds());
+                    return;
+                }
+                try {
+                    wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * The hard deadline of the command. It bounds the runs, not their teardowns: at the deadline
+     * every RUNNING run is stopped and the process exits 142 once the teardowns are done; runs
+     * already tearing down finish. If none is running then, no later run may start (its join stops
+     * the command the same way).
+     */
+    private void watchDeadline() {
+        long until = System.nanoTime() + deadline.toNanos();
+        boolean exit;
+        synchronized (this) {
+            while (!closed && cause == null) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            if (closed || cause != null) {
+                return;
+            }
+            if (live.stream().noneMatch(LifetimeGuards::running)) {
+                deadlinePassed = true;
+                return;
+            }
+            exit = stop(Cause.DEADLINE);
+        }
+        if (exit) {
+            System.exit(LifetimeGuards.EXIT_DEADLINE);
+        }
+    }
+}

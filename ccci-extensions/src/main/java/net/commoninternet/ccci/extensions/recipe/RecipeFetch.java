@@ -1,0 +1,399 @@
+package net.commoninternet.ccci.extensions.recipe;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.lifecycle.HostVariables;
+import org.apache.commons.io.FileUtils;
+import org.apache.commons.io.file.PathUtils;
+import org.apiguardian.api.API;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Puts the recipe under test into the run's own tree, {@code $ABRA_DIR/recipes/<recipe>}, as a
+ * git repository checked out at the ref under test. Sources come in three shapes:
+ * <ul>
+ *   <li>a git repository: cloned, then the ref checked out;
+ *   <li>a folder with {@code versions/<version>/} trees (how the bundled recipes are kept, since a
+ *       nested {@code .git} cannot be committed): each version committed and tagged in order,
+ *       with fixed dates so the commit ids, and so the run domain, are the same on every host;
+ *   <li>a plain recipe folder ({@code compose.yml} at its top): committed once as it is.
+ * </ul>
+ * Copies never follow a symbolic link ({@link #copyTree}: {@code h -> /} is copied as the link,
+ * not as the host's disk), and every tree the run checks out is refused if a link in it leaves it
+ * ({@link RecipeTree#requireSelfContained}), before anything reads it.
+ */
+@API(status = API.Status.INTERNAL)
+public final class RecipeFetch {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecipeFetch.class);
+
+    /**
+     * The fetched tree: where it is, the commit checked out, the release tags it has, and what each
+     * of its tags points at (an annotated tag's commit, not the tag object).
+     */
+    public record Fetched(Path dir, String commit, List<RecipeVersion> releases, Map<String, String> tagTargets) {
+        public Fetched {
+            releases = List.copyOf(releases);
+            tagTargets = Map.copyOf(tagTargets);
+        }
+    }
+
+    private final ChildProcesses processes;
+
+    public RecipeFetch(ChildProcesses processes) {
+        this.processes = processes;
+    }
+
+    public Fetched fetch(Path source, Path target, String ref) throws IOException, InterruptedException {
+        Optional<String> listed = Optional.empty();
+        if (Files.exists(source.resolve(".git"))) {
+            git(null, "clone", "--quiet", source.toString(), target.toString());
+        } else if (Files.isDirectory(source.resolve("versions"))) {
+            listed = materialize(source.resolve("versions"), target);
+        } else if (Files.isRegularFile(source.resolve("compose.yml"))) {
+            copyTree(source, target);
+            commitAll(target, "working tree of " + source.getFileName(), 0);
+        } else {
+            throw new IOException("recipe folder " + source + " holds neither a git repository, versions/<version>/"
+                    + " trees, nor a compose.yml: point -Dccci.recipes at a directory of recipe folders.");
+        }
+        return checkout(target, ref, listed);
+    }
+
+    /**
+     * {@code CCCI_SKIP_FETCH=1}: a copy of the clone staged in the canonical abra directory
+     * (test and Adversary staging), so the run still works in its own tree and never checks a
+     * ref out under the staged clone or another run.
+     */
+    public Fetched copyStaged(Path staged, Path target, String ref) throws IOException, InterruptedException {
+        if (!Files.isDirectory(staged.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException(HostVariables.SKIP_FETCH + " is set but " + staged + " holds no staged git clone of the"
+                    + " recipe: clone it there first, or unset " + HostVariables.SKIP_FETCH + ".");
+        }
+        copyTree(staged, target);
+        return checkout(target, ref, Optional.empty());
+    }
+
+    /**
+     * A copy of {@code source} into {@code target} that never follows a symbolic link: a link is
+     * copied as the link (commons-io's {@code FileUtils.copyDirectory} descends into a linked
+     * directory even when told not to follow links). Modes and dates are kept: git trusts them.
+     */
+    public static void copyTree(Path source, Path target) throws IOException {
+        Files.createDirectories(target.getParent());
+        PathUtils.copyDirectory(source, target, LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
+    }
+
+    /**
+     * The tree at {@code ref} (else as it is), then HEAD and the tags, in one child (a shell running
+     * git): "<id> HEAD" first, then "<id> refs/tags/<tag>" each, and after an annotated tag
+     * "<commit> refs/tags/<tag>^{}", the commit it points at. {@code listed}: that listing of the
+     * tree as it is, when the child that made it printed it already.
+     */
+    private Fetched checkout(Path target, String ref, Optional<String> listed) throws IOException, InterruptedException {
+        String refs;
+        if (ref != null) {
+            refs = moved(target, ref, whole(List.of("sh", "-c", MOVE + " && git -C \"$1\" show-ref --head --tags --dereference",
+                    "sh", target.toString(), ref)));
+        } else {
+            refs = listed.isPresent() ? listed.get() : listing(target, "show-ref", "--head", "--tags", "--dereference");
+        }
+        RecipeTree.requireSelfContained(target);
+        return fetched(target, refs.lines().toList());
+    }
+
+    /**
+     * A move to a ref, in one child: the ref resolved to a commit with option parsing ended (status
+     * {@link #NOT_A_COMMIT} when git cannot), then checked out by id. {@code $1}: the tree, {@code
+     * $2}: the ref; never part of the script's text.
+     */
+    private static final String MOVE = "c=$(git -C \"$1\" rev-parse --verify --quiet --end-of-options \"$2^{commit}\")"
+            + " && [ ${#c} -eq 40 ] || exit 3; git -C \"$1\" checkout --quiet --detach \"$c\"";
+    private static final int NOT_A_COMMIT = 3;
+
+    /** What a move printed, or one sentence naming the fix for a ref git cannot resolve, or git's own words for another failure. */
+    private static String moved(Path dir, String ref, ChildProcesses.Whole result) throws IOException {
+        if (result.exitCode() == NOT_A_COMMIT) {
+            throw new IOException("ref '" + ref + "' is not a commit, branch or tag of the recipe in " + dir.getFileName()
+                    + " (git cannot resolve it): pass -Dccci.ref=<a commit id, branch or tag of the recipe's repository>,"
+                    + " or leave it out to test the recipe's HEAD.");
+        }
+        if (!result.ok()) {
+            throw new IOException("git checkout of " + ref + " in " + dir.getFileName() + " exited " + result.exitCode() + ": "
+                    + result.stderr().strip());
+        }
+        return result.stdout();
+    }
+
+    private Fetched fetched(Path target, List<String> refs) throws IOException {
+        String commit = refs.get(0).endsWith(" HEAD") ? refs.get(0).substring(0, refs.get(0).indexOf(' ')) : "";
+        if (!commit.matches("[0-9a-f]{40}")) {
+            throw new IOException("the recipe tree " + target + " has no HEAD commit (git show-ref: " + refs + ")");
+        }
+        Map<String, String> targets = new HashMap<>();
+        for (String line : refs.subList(1, refs.size())) {
+            String id = line.substring(0, line.indexOf(' '));
+            String name = line.substring(line.indexOf(' ') + 1);
+            if (name.startsWith("refs/tags/") && name.endsWith("^{}")) {
+                targets.put(name.substring("refs/tags/".length(), name.length() - "^{}".length()), id);
+            } else if (name.startsWith("refs/tags/")) {
+                targets.putIfAbsent(name.substring("refs/tags/".length()), id);
+            }
+        }
+        return new Fetched(target, commit, releases(String.join("\n", targets.keySet())), targets);
+    }
+
+    /**
+     * The release tags among {@code tags} (one a line), in version order. A tag that is no
+     * version ({@code latest}) is not a release; one that looks like a release but cannot be
+     * ordered ({@code 99999999999999999999.0.0}) is not one either, and the run says why in one
+     * line.
+     */
+    static List<RecipeVersion> releases(String tags) {
+        List<RecipeVersion> releases = new ArrayList<>();
+        for (String tag : tags.lines().map(String::strip).filter(t -> !t.isEmpty()).toList()) {
+            Optional<RecipeVersion> version = RecipeVersion.parse(tag);
+            if (version.isPresent()) {
+                releases.add(version.get());
+            } else {
+                RecipeVersion.problem(tag).ifPresent(problem -> LOG.warn("{} (the tag is not taken as a release)", problem));
+            }
+        }
+        Collections.sort(releases);
+        return List.copyOf(releases);
+    }
+
+    /**
+     * The release tags that are lightweight (a ref straight to a commit, not a tag object): abra
+     * reads recipe versions from annotated tags only (its lint rule R014).
+     */
+    public List<String> lightweightReleaseTags(Path dir) throws IOException, InterruptedException {
+        List<String> lightweight = new ArrayList<>();
+        for (String line : listing(dir, "for-each-ref", "--format=%(objecttype) %(refname:short)", "refs/tags").lines()
+                .toList()) {
+            String[] typeAndTag = line.strip().split(" ", 2);
+            if (typeAndTag.length == 2 && typeAndTag[0].equals("commit") && RecipeVersion.parse(typeAndTag[1]).isPresent()) {
+                lightweight.add(typeAndTag[1]);
+            }
+        }
+        return lightweight;
+    }
+
+    /**
+     * Moves the tree to {@code ref} (a commit, branch or tag): resolved to a commit first, with
+     * option parsing ended, then checked out by id; a ref git cannot resolve is one sentence
+     * naming the fix, not git's own error. The tree at its new ref must hold no link leaving it.
+     * A tree this class already moved to that very commit (its detached HEAD names it) stays as it
+     * is: LINT's move to the head after the upgrade's is no second checkout.
+     */
+    public void moveTo(Path dir, String ref) throws IOException, InterruptedException {
+        if (ref.matches("[0-9a-f]{40}") && detachedAt(dir).equals(ref)) {
+            return;
+        }
+        moved(dir, ref, whole(List.of("sh", "-c", MOVE, "sh", dir.toString(), ref)));
+        RecipeTree.requireSelfContained(dir);
+    }
+
+    /** The commit the tree's HEAD is detached at (what {@link #MOVE} leaves in .git/HEAD), or "" if it is not detached. */
+    private static String detachedAt(Path dir) throws IOException {
+        Path head = dir.resolve(".git").resolve("HEAD");
+        if (!Files.isRegularFile(head, LinkOption.NOFOLLOW_LINKS) || Files.size(head) > 128) {
+            return "";
+        }
+        return Files.readString(head).strip();
+    }
+
+    /**
+     * The file of the tree as checked out at its head (read while it is there), whole, or empty if
+     * it has none there; one larger than {@link #LISTING_BYTES} is refused in one sentence, as the
+     * same file read through git was (what reads it judges it whole or not at all).
+     */
+    Optional<String> atHead(Fetched tree, String file) throws IOException {
+        Path path = tree.dir().resolve(file);
+        if (!Files.isRegularFile(path)) {
+            return Optional.empty();
+        }
+        if (Files.size(path) > LISTING_BYTES) {
+            throw new IllegalStateException("the recipe in " + tree.dir().getFileName() + ": its " + file + " is larger than "
+                    + (LISTING_BYTES >> 20) + " MiB, the most ccci reads of a recipe's file (it judges it whole or not at"
+                    + " all): shrink the file.");
+        }
+        return Optional.of(Files.readString(path, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The release to upgrade from: for a head that is itself a release, the newest release
+     * older than it; for an untagged head (a PR), the newest release it descends from (its tags
+     * merged into the head, in version order, whatever their dates); stable releases before
+     * pre-releases. Never the head's own release (nor another spelling of it, {@code v1.0.0} for
+     * {@code 1.0.0+x}): an upgrade from a version to itself proves nothing.
+     */
+    Optional<RecipeVersion> upgradeBase(Fetched tree) throws IOException, InterruptedException {
+        Optional<RecipeVersion> atHead = releaseAtHead(tree);
+        List<RecipeVersion> candidates = atHead.isPresent()
+                ? tree.releases().stream().filter(v -> v.compareTo(atHead.get()) < 0 && !v.samePrecedence(atHead.get())).toList()
+                : releases(listing(tree.dir(), "tag", "--merged", tree.commit()));
+        return newestPreferringStable(candidates);
+    }
+
+    /**
+     * The newest stable release, else the newest pre-release: people upgrade from the release they
+     * run, which is a stable one whenever there is one.
+     */
+    static Optional<RecipeVersion> newestPreferringStable(List<RecipeVersion> releases) {
+        Optional<RecipeVersion> stable = releases.stream().filter(v -> !v.preRelease()).max(RecipeVersion::compareTo);
+        return stable.isPresent() ? stable : releases.stream().max(RecipeVersion::compareTo);
+    }
+
+    /** The newest release tag on the head commit, if the head is a release (what {@code git tag --points-at} lists). */
+    Optional<RecipeVersion> releaseAtHead(Fetched tree) {
+        return releases(tree.tagTargets().entrySet().stream().filter(t -> t.getValue().equals(tree.commit()))
+                .map(Map.Entry::getKey).collect(Collectors.joining("\n"))).stream().max(RecipeVersion::compareTo);
+    }
+
+    /**
+     * The versions as a repository at {@code target}, main checked out; when one fast-import wrote
+     * them all, what {@code git show-ref --head --tags --dereference} printed after it (the same
+     * child: the tree is at its head), else empty.
+     */
+    private Optional<String> materialize(Path versions, Path target) throws IOException, InterruptedException {
+        List<String> names;
+        try (Stream<Path> entries = Files.list(versions)) {
+            names = entries.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        for (String name : names) {
+            Optional<String> problem = RecipeVersion.problem(name);
+            if (problem.isPresent()) {
+                throw new IOException(versions.resolve(name) + ": " + problem.get());
+            }
+        }
+        List<RecipeVersion> ordered = names.stream().map(RecipeVersion::parse).flatMap(Optional::stream).sorted().toList();
+        if (ordered.isEmpty()) {
+            throw new IOException(versions + " holds no <semver>+<upstream> version folders.");
+        }
+        Files.createDirectories(target);
+        if (VersionImport.applies(versions)) {
+            // every version at once: one fast-import, then main checked out and the refs listed, in
+            // one child (a shell running git four times), where committing and tagging them costs
+            // three a version. The import stays a pack: under fast-import's unpack limit (100
+            // objects) git would start unpack-objects to write each object loose, a child of its own
+            // (30-40 ms of a cold run's fetch, docs/benchmarks.md) for a repository read a few times.
+            Path stream = target.getParent().resolve(target.getFileName() + ".ccci-versions.fi");
+            VersionImport.write(versions, ordered, stream);
+            try {
+                List<String> command = List.of("sh", "-c", "cd \"$1\" && git init --quiet --initial-branch=main"
+                        + " && git -c fastimport.unpackLimit=0 fast-import --quiet --done && git reset --quiet --hard main"
+                        + " && git show-ref --head --tags --dereference", "sh", target.toString());
+                return Optional.of(stdout(whole(command, stream), "the import of " + versions));
+            } finally {
+                Files.deleteIfExists(stream);
+            }
+        }
+        int day = 1;
+        for (RecipeVersion version : ordered) {
+            try (Stream<Path> old = Files.list(target)) {
+                for (Path p : old.filter(p -> !p.getFileName().toString().equals(".git")).collect(Collectors.toList())) {
+                    FileUtils.forceDelete(p.toFile());
+                }
+            }
+            copyTree(versions.resolve(version.text()), target);
+            commitAll(target, "release " + version, day);
+            // annotated, as abra wants release tags (lint R014)
+            processes.run(command(target, "-c", "tag.gpgsign=false", "tag", "-a", version.text(), "-m", "release " + version),
+                    null, identity(day++), Duration.ofMinutes(1)).orThrow();
+        }
+        return Optional.empty();
+    }
+
+    private void commitAll(Path repo, String message, int day) throws IOException, InterruptedException {
+        if (!Files.exists(repo.resolve(".git"))) {
+            git(repo, "init", "--quiet", "--initial-branch=main");
+        }
+        // A fresh index: git trusts a file's size and mtime, and copied version trees keep their
+        // mtimes, so a changed file of the same size and date would otherwise not be committed.
+        Files.deleteIfExists(repo.resolve(".git/index"));
+        git(repo, "add", "--all");
+        processes.run(command(repo, "-c", "commit.gpgsign=false", "commit", "--quiet", "--allow-empty", "-m", message),
+                null, identity(day), Duration.ofMinutes(1)).orThrow();
+    }
+
+    /** A fixed author, committer and tagger with a fixed date per release: the same ids on every host. */
+    private static Map<String, String> identity(int day) {
+        String date = releaseDate(day);
+        return new HashMap<>(Map.of(
+                "GIT_AUTHOR_NAME", "ccci", "GIT_AUTHOR_EMAIL", "ccci@localhost",
+                "GIT_COMMITTER_NAME", "ccci", "GIT_COMMITTER_EMAIL", "ccci@localhost",
+                "GIT_AUTHOR_DATE", date, "GIT_COMMITTER_DATE", date));
+    }
+
+    /** The fixed date of the {@code day}-th release (from 1), for its commit and tag. */
+    static String releaseDate(int day) {
+        return String.format("2026-01-%02dT00:00:00Z", day + 1);
+    }
+
+    private ChildProcesses.Result git(Path repo, String... args) throws IOException, InterruptedException {
+        return processes.run(command(repo, args), null).orThrow();
+    }
+
+    /** The most of a git listing ccci reads (a repository's tags, a file at a ref): beyond it, the recipe is refused. */
+    static final int LISTING_BYTES = 4 << 20;
+
+    /**
+     * A listing git prints, whole: what reads it judges it (a lightweight release tag, the releases to
+     * upgrade from), so a cut copy would let the tags in its middle pass unjudged.
+     */
+    private String listing(Path repo, String... args) throws IOException, InterruptedException {
+        return stdout(whole(repo, args), "git " + String.join(" ", args) + " in " + repo.getFileName());
+    }
+
+    /** What {@code result}'s child printed, or its exit status and own words when it failed ({@code what}: the child, named). */
+    private static String stdout(ChildProcesses.Whole result, String what) throws IOException {
+        if (!result.ok()) {
+            throw new IOException(what + " exited " + result.exitCode() + ": " + result.stderr().strip());
+        }
+        return result.stdout();
+    }
+
+    private ChildProcesses.Whole whole(Path repo, String... args) throws IOException, InterruptedException {
+        return whole(command(repo, args));
+    }
+
+    private ChildProcesses.Whole whole(List<String> command) throws IOException, InterruptedException {
+        return whole(command, null);
+    }
+
+    /** As {@link #whole(List)}, with the file {@code input} (null: none) as the child's standard input. */
+    private ChildProcesses.Whole whole(List<String> command, Path input) throws IOException, InterruptedException {
+        try {
+            return processes.runWholeWithInput(command, Duration.ofMinutes(5), LISTING_BYTES, input);
+        } catch (ChildProcesses.OutputTooLarge large) {
+            throw new IllegalStateException("the recipe: " + String.join(" ", command.subList(0, Math.min(command.size(), 4)))
+                    + "... printed more than " + (LISTING_BYTES >> 20) + " MiB, the most ccci reads of a repository's listing"
+                    + " (it judges it whole or not at all): prune the repository's tags.");
+        }
+    }
+
+    private static List<String> command(Path repo, String... args) {
+        List<String> command = new ArrayList<>(List.of("git"));
+        if (repo != null) {
+            command.addAll(List.of("-C", repo.toString()));
+        }
+        command.addAll(List.of(args));
+        return command;
+    }
+}

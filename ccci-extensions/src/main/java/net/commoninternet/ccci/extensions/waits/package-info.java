@@ -1,0 +1,10 @@
+/**
+ * Waits, written once: a bounded wait a person may be watching, which says every ten seconds that it
+ * goes on ({@code LongWait}).
+ *
+ * <p>Depends on nothing of ccci; every other package of ccci-extensions may depend on it.
+ */
+@API(status = API.Status.INTERNAL)
+package net.commoninternet.ccci.extensions.waits;
+
+import org.apiguardian.api.API;
