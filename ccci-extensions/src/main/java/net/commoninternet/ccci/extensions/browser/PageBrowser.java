@@ -22,6 +22,7 @@ import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.probe.HttpProbe;
 import net.commoninternet.ccci.extensions.probe.ProbeContainer;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
+import net.commoninternet.ccci.extensions.waits.Waits;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -483,19 +484,11 @@ public final class PageBrowser implements AutoCloseable {
             closed = true;
             started = List.copyOf(browsers.values());
         }
-        boolean interrupted = false;
         for (Warm warm : started) {
-            try {
-                warm.created().get(START_LIMIT.toSeconds(), TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (ExecutionException | TimeoutException e) {
-                LOG.debug("a browser's create did not end: {}", e.toString());
+            if (!Waits.awaitEnd(warm.created(), START_LIMIT)) {
+                LOG.debug("a browser's create did not end within {} s", START_LIMIT.toSeconds());
             }
             warm.tab().thenAccept(tab -> tab.pipe().close());
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -14,12 +14,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
+import net.commoninternet.ccci.extensions.waits.Waits;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -406,23 +406,7 @@ public final class Janitor {
         Thread thread = new Thread(reap, "ccci-janitor-reap-" + domain);
         thread.setDaemon(true);
         thread.start();
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    reap.get();
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Waits.resultOf(reap);
     }
 
     /** A lockfile with no app behind it: unlinked if unheld, under its own probe lock. */

@@ -16,6 +16,7 @@ import net.commoninternet.ccci.extensions.children.CappedOutput;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
+import net.commoninternet.ccci.extensions.waits.Waits;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -197,19 +198,6 @@ public final class ProbeContainer {
 
     /** Waits (bounded) until the start is over, however it ended: from then on the stack's teardown sees the container. */
     void awaitStart() {
-        boolean interrupted = false;
-        long deadline = System.nanoTime() + START_LIMIT.toNanos();
-        while (!id.isDone() && System.nanoTime() < deadline) {
-            try {
-                id.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (ExecutionException | TimeoutException e) {
-                break;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Waits.awaitEnd(id, START_LIMIT);
     }
 }

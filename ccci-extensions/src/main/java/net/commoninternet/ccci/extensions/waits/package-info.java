@@ -1,6 +1,7 @@
 /**
- * Waits, written once: a bounded wait a person may be watching, which says every ten seconds that it
- * goes on ({@code LongWait}).
+ * Waits, each written once: for work on another thread that keeps the caller's interrupt for
+ * afterwards ({@code Waits}: a teardown, a reap or a start under way always ends first), and a bounded
+ * wait a person may be watching, which says every ten seconds that it goes on ({@code LongWait}).
  *
  * <p>Depends on nothing of ccci; every other package of ccci-extensions may depend on it.
  */

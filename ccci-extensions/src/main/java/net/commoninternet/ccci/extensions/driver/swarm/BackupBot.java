@@ -19,8 +19,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.waits.LongWait;
@@ -28,6 +26,7 @@ import net.commoninternet.ccci.extensions.backup.BackupLabels;
 import net.commoninternet.ccci.extensions.probe.ContainerExec;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import net.commoninternet.ccci.extensions.waits.Waits;
 import net.commoninternet.ccci.lifecycle.RunSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -292,20 +291,7 @@ final class BackupBot {
         if (made == null) {
             return;
         }
-        boolean interrupted = false;
-        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        while (!made.isDone() && System.nanoTime() < deadline) {
-            try {
-                made.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (ExecutionException | TimeoutException e) {
-                break;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Waits.awaitEnd(made, Duration.ofMinutes(2));
     }
 
     private void makeRepository() throws IOException, InterruptedException {
