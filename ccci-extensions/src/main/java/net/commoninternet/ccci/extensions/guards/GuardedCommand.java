@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,10 +14,11 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * The guards of one command in this JVM, shared by every run it starts ({@link LifetimeGuards}
- * are one run's): the SIGTERM funnel, the shutdown hook and the hard deadline. A command of
- * several recipes opens one before its first run ({@link #open}); a run on its own opens one for
- * itself.
+ * The guards of one command in this JVM, shared by every run it starts: the SIGTERM funnel, the
+ * shutdown hook and the hard deadline, and the one owner of every run's phase. A run holds its
+ * guards through a {@link LifetimeGuards}, a handle that asks this command for everything; the
+ * command never calls back into it. A command of several recipes opens one before its first run
+ * ({@link #open}); a run on its own opens one for itself.
  *
  * <p>Resource: the runs of this JVM and their teardowns. Invariant: whatever stops the command
  * (SIGTERM, the deadline, a JVM shutdown begun elsewhere), every live run is torn down in its own
@@ -27,7 +30,7 @@ import sun.misc.SignalHandler;
  *
  * <p>How the process ends: SIGTERM and the deadline call {@code System.exit(143|142)}, and the
  * shutdown hook holds the JVM until every live run's teardown has finished and the command is
- * closed (bounded by {@link LifetimeGuards#TEARDOWN_GRACE}); closing a stopped command calls
+ * closed (bounded by {@link #TEARDOWN_GRACE}); closing a stopped command calls
  * {@code System.exit} with that status too, since its runs may finish before the stopper's own
  * call. The hook is what makes this hold under Maven Surefire (JVM-NOTES, "Under Maven
  * Surefire"): there Maven exits at once on TERM and the fork is told to {@code System.exit(1)}.
@@ -37,6 +40,17 @@ public final class GuardedCommand implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GuardedCommand.class);
     private static final Signal TERM = new Signal("TERM");
+
+    static final int EXIT_SIGTERM = 143;
+    static final int EXIT_DEADLINE = 142;
+
+    /**
+     * How long the shutdown hook holds the JVM for the runs' teardowns. Above the longest
+     * teardown ({@code StackTeardown}: 3 min for containers, 2 x 1 min of removal retries) and
+     * below recipe-suites' {@code forkedProcessExitTimeoutInSeconds} (600), after which Surefire
+     * halts the fork. The janitor reaps whatever a teardown that overruns this leaves.
+     */
+    static final Duration TEARDOWN_GRACE = Duration.ofSeconds(540);
 
     /** The command in progress in this JVM; one at a time. Guarded by the class. */
     private static GuardedCommand current;
@@ -58,8 +72,46 @@ public final class GuardedCommand implements AutoCloseable {
     private final Thread watchdog = new Thread(this::watchDeadline, "ccci-hard-deadline");
     private SignalHandler previousTerm;
 
+    /**
+     * One run of the command: the thread that runs it and its phase, {@code RUNNING -> STOPPING ->
+     * TEARDOWN -> DONE}. Every field is guarded by its command, which alone reads and changes them.
+     */
+    static final class Member {
+        private enum Phase { RUNNING, STOPPING, TEARDOWN, DONE }
+
+        private final Thread thread;
+        private final String name;
+        private Phase phase = Phase.RUNNING;
+        private Cause stoppedBy;
+        /** Why this run alone was stopped ({@link #stopAlone}), if it was. */
+        private String stoppedAlone;
+        private ChildProcesses children;
+
+        private Member(Thread thread, String name) {
+            this.thread = thread;
+            this.name = name;
+        }
+
+        private boolean running() {
+            return phase == Phase.RUNNING;
+        }
+
+        /** RUNNING to STOPPING: its thread interrupted, its children killed. */
+        private void interrupt() {
+            phase = Phase.STOPPING;
+            thread.interrupt();
+            if (children != null) {
+                children.killAll();
+            }
+        }
+    }
+
+    /** How a run left its command: stopped by the command, stopped alone, or neither. */
+    record Left(Cause stoppedBy, String stoppedAlone) {
+    }
+
     // Guarded by this.
-    private final Set<LifetimeGuards> live = new LinkedHashSet<>();
+    private final Set<Member> live = new LinkedHashSet<>();
     private Cause cause;
     private int exitStatus;
     private boolean deadlinePassed;
@@ -122,10 +174,10 @@ public final class GuardedCommand implements AutoCloseable {
     }
 
     /**
-     * A run joins, RUNNING; refused once the command was stopped or its deadline passed, so
-     * nothing of that run is created.
+     * The run {@code name} on {@code thread} joins, RUNNING; refused once the command was stopped or
+     * its deadline passed, so nothing of that run is created.
      */
-    synchronized void join(LifetimeGuards run) {
+    synchronized Member join(Thread thread, String name) {
         if (closed) {
             throw new IllegalStateException("this ccci command has ended: no run joins it any more.");
         }
@@ -133,16 +185,69 @@ public final class GuardedCommand implements AutoCloseable {
             stop(Cause.DEADLINE);
         }
         if (cause != null) {
-            throw new LifetimeGuards.RunStopped("not started: the command was stopped by " + cause.text()
-                    + " before this run began");
+            throw new RunStopped("not started: the command was stopped by " + cause.text() + " before this run began");
         }
+        Member run = new Member(thread, name);
         live.add(run);
+        return run;
     }
 
-    /** A run is done: its teardown (if it reached one) finished. */
-    synchronized void leave(LifetimeGuards run) {
+    /**
+     * A run is done (DONE): its teardown, if it reached one, finished. The thread, which a pool may
+     * reuse, keeps no interrupt of ours.
+     */
+    synchronized Left leave(Member run) {
+        run.phase = Member.Phase.DONE;
+        if (Thread.currentThread() == run.thread) {
+            Thread.interrupted();
+        }
         live.remove(run);
         notifyAll();
+        return new Left(run.stoppedBy, run.stoppedAlone);
+    }
+
+    /** Stops {@code run} only, for a reason of its own: see {@link LifetimeGuards#stopAlone}. */
+    synchronized void stopAlone(Member run, String why) {
+        if (!run.running()) {
+            LOG.warn("== {} — the run is already ending ==", why);
+            return;
+        }
+        run.stoppedAlone = why;
+        LOG.error("!! {}: stopping the run — tearing down !!", why);
+        run.interrupt();
+    }
+
+    /** {@code run}'s child processes, killed (descendants first) when it is stopped. */
+    synchronized void killOnStop(Member run, ChildProcesses children) {
+        run.children = children;
+    }
+
+    /** Why {@code run} was stopped, once it was: by this command or on its own. */
+    synchronized Optional<String> stopReason(Member run) {
+        if (run.stoppedBy != null) {
+            return Optional.of("the run was stopped by " + run.stoppedBy.text());
+        }
+        if (run.stoppedAlone != null) {
+            return Optional.of("the run was stopped: " + run.stoppedAlone);
+        }
+        // a stop that found this run not RUNNING (it cannot be while its tiers run: belt and braces)
+        return cause != null ? Optional.of("the run's command was stopped") : Optional.empty();
+    }
+
+    /**
+     * {@code run} enters its teardown: from here on, signals are logged and ignored for it. Clears
+     * the interrupt a stop sent: a stop interrupts only under this monitor and only while RUNNING,
+     * so no interrupt of ours can reach the teardown.
+     */
+    synchronized void beginTeardown(Member run) {
+        if (run.phase == Member.Phase.STOPPING) {
+            LOG.warn("== tearing down after {}: signals from now on are logged and ignored ==",
+                    run.stoppedBy != null ? run.stoppedBy.text() : "its own stop");
+        }
+        if (run.phase == Member.Phase.RUNNING || run.phase == Member.Phase.STOPPING) {
+            run.phase = Member.Phase.TEARDOWN;
+        }
+        Thread.interrupted();
     }
 
     /**
@@ -159,33 +264,33 @@ public final class GuardedCommand implements AutoCloseable {
             return false;
         }
         cause = why;
-        exitStatus = why == Cause.SIGTERM ? LifetimeGuards.EXIT_SIGTERM
-                : why == Cause.DEADLINE ? LifetimeGuards.EXIT_DEADLINE : 0;
-        List<LifetimeGuards> running = live.stream().filter(LifetimeGuards::running).toList();
+        exitStatus = why == Cause.SIGTERM ? EXIT_SIGTERM : why == Cause.DEADLINE ? EXIT_DEADLINE : 0;
+        List<Member> running = live.stream().filter(Member::running).toList();
         if (why == Cause.DEADLINE) {
             LOG.warn(running.size() > 1
-                    ? "== command exceeded " + LifetimeGuards.describe(deadline) + " hard deadline — tearing down "
+                    ? "== command exceeded " + describe(deadline) + " hard deadline — tearing down "
                             + names(running) + " =="
-                    : "== run exceeded " + LifetimeGuards.describe(deadline) + " hard deadline — tearing down ==");
+                    : "== run exceeded " + describe(deadline) + " hard deadline — tearing down ==");
         } else if (!running.isEmpty()) {
             LOG.warn(running.size() > 1
                     ? "== " + why.text() + ": stopping " + running.size() + " runs (" + names(running) + ") — tearing down =="
                     : "== " + why.text() + ": stopping the run — tearing down ==");
         }
-        for (LifetimeGuards run : new ArrayList<>(live)) {
+        for (Member run : new ArrayList<>(live)) {
             if (run.running()) {
-                run.stop(why);
+                run.stoppedBy = why;
+                run.interrupt();
             } else if (why == Cause.SIGTERM) {
                 LOG.warn("== SIGTERM during teardown{} — the teardown goes on, then the process exits {} ==",
-                        live.size() > 1 ? " of " + run.name() : "", LifetimeGuards.EXIT_SIGTERM);
+                        live.size() > 1 ? " of " + run.name : "", EXIT_SIGTERM);
             }
         }
         notifyAll();
         return true;
     }
 
-    private static String names(List<LifetimeGuards> runs) {
-        return String.join(", ", runs.stream().map(LifetimeGuards::name).sorted().toList());
+    private static String names(List<Member> runs) {
+        return String.join(", ", runs.stream().map(run -> run.name).sorted().toList());
     }
 
     /**
@@ -228,7 +333,7 @@ public final class GuardedCommand implements AutoCloseable {
         try {
             previous = Signal.handle(TERM, signal -> {
                 if (stop(Cause.SIGTERM)) {
-                    System.exit(LifetimeGuards.EXIT_SIGTERM);
+                    System.exit(EXIT_SIGTERM);
                 }
             });
         } catch (IllegalArgumentException reservedByVm) {
@@ -240,7 +345,7 @@ public final class GuardedCommand implements AutoCloseable {
             LOG.error("!! SIGTERM is ignored in this process (inherited from whatever started it: trap '' TERM,"
                     + " nohup, -Xrs): neither a cancelled step nor the death of the parent can stop this run;"
                     + " only the {} hard deadline bounds it. Start it without ignoring SIGTERM. !!",
-                    LifetimeGuards.describe(deadline));
+                    describe(deadline));
         } else {
             previousTerm = previous;
         }
@@ -259,7 +364,7 @@ public final class GuardedCommand implements AutoCloseable {
      * written), bounded.
      */
     private void onShutdown() {
-        long until = System.nanoTime() + LifetimeGuards.TEARDOWN_GRACE.toNanos();
+        long until = System.nanoTime() + TEARDOWN_GRACE.toNanos();
         synchronized (this) {
             if (cause == null) {
                 stop(Cause.SHUTDOWN);
@@ -268,7 +373,7 @@ public final class GuardedCommand implements AutoCloseable {
                 long left = until - System.nanoTime();
                 if (left <= 0) {
                     LOG.error("!! the runs' teardown did not finish within {} s of the JVM shutdown: exiting anyway;"
-                            + " the janitor reaps what they left !!", LifetimeGuards.TEARDOWN_GRACE.toSeconds());
+                            + " the janitor reaps what they left !!", TEARDOWN_GRACE.toSeconds());
                     return;
                 }
                 try {
@@ -305,14 +410,20 @@ public final class GuardedCommand implements AutoCloseable {
             if (closed || cause != null) {
                 return;
             }
-            if (live.stream().noneMatch(LifetimeGuards::running)) {
+            if (live.stream().noneMatch(Member::running)) {
                 deadlinePassed = true;
                 return;
             }
             exit = stop(Cause.DEADLINE);
         }
         if (exit) {
-            System.exit(LifetimeGuards.EXIT_DEADLINE);
+            System.exit(EXIT_DEADLINE);
         }
+    }
+
+    /** "60-minute" for whole minutes, "2-second" otherwise (test deadlines). */
+    static String describe(Duration duration) {
+        long seconds = duration.toSeconds();
+        return seconds % 60 == 0 ? (seconds / 60) + "-minute" : seconds + "-second";
     }
 }

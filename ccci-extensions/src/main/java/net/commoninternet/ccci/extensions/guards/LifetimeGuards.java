@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * "lock lifetime ⊆ run lifetime ⊆ process lifetime ⊆ step lifetime ⊆ hard deadline": whatever
  * ends the command, this run's own teardown runs, and then the process ends.
  *
- * <p>A run's phase goes {@code RUNNING -> STOPPING -> TEARDOWN -> DONE}, always under its
- * command's monitor. The first stop of the command interrupts this run's thread and kills its
+ * <p>A run's phase goes {@code RUNNING -> STOPPING -> TEARDOWN -> DONE}; its command owns it and
+ * changes it under its monitor, and this handle only asks the command (never the other way
+ * round). The first stop of the command interrupts this run's thread and kills its
  * child process trees, if it is RUNNING; its {@code finally} then enters TEARDOWN
  * ({@link #beginTeardown}), and any stop after the first is logged and ignored, so a second signal
  * cannot abort the cleanup the first one asked for. One run's end or failure never stops the
@@ -27,33 +28,12 @@ public final class LifetimeGuards implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LifetimeGuards.class);
 
-    static final int EXIT_SIGTERM = 143;
-    static final int EXIT_DEADLINE = 142;
-
-    /**
-     * How long the shutdown hook holds the JVM for the runs' teardowns. Above the longest
-     * teardown ({@link StackTeardown}: 3 min for containers, 2 x 1 min of removal retries) and
-     * below recipe-suites' {@code forkedProcessExitTimeoutInSeconds} (600), after which Surefire
-     * halts the fork. The janitor reaps whatever a teardown that overruns this leaves.
-     */
-    static final Duration TEARDOWN_GRACE = Duration.ofSeconds(540);
-
-    private enum Phase { RUNNING, STOPPING, TEARDOWN, DONE }
-
     private final GuardedCommand command;
-    private final Thread runThread;
-    private final String name;
-    // Guarded by command.
-    private Phase phase = Phase.RUNNING;
-    private GuardedCommand.Cause stoppedBy;
-    /** Why this run alone was stopped ({@link #stopAlone}), if it was. */
-    private String stoppedAlone;
-    private ChildProcesses children;
+    private final GuardedCommand.Member member;
 
-    private LifetimeGuards(GuardedCommand command, Thread runThread, String name) {
+    private LifetimeGuards(GuardedCommand command, GuardedCommand.Member member) {
         this.command = command;
-        this.runThread = runThread;
-        this.name = name;
+        this.member = member;
     }
 
     /** The guards of a run on its own, named after its thread. */
@@ -71,40 +51,23 @@ public final class LifetimeGuards implements AutoCloseable {
      */
     public static LifetimeGuards install(Duration deadline, String runName) {
         GuardedCommand command = GuardedCommand.forRun(deadline);
-        LifetimeGuards guards = new LifetimeGuards(command, Thread.currentThread(), runName);
+        GuardedCommand.Member member = null;
         long parent;
         try {
-            command.join(guards);
+            member = command.join(Thread.currentThread(), runName);
             parent = ParentDeathSignal.arm();
         } catch (RuntimeException refused) {
-            guards.leave();
+            if (member != null) {
+                command.leave(member);
+            }
             if (command.ownedByItsRun()) {
                 command.close();
             }
             throw refused;
         }
         LOG.info("== lifetime guards armed on thread '{}': SIGTERM on death of parent pid {}, SIGTERM funnel,"
-                + " {} hard deadline ==", guards.runThread.getName(), parent, describe(command.deadline()));
-        return guards;
-    }
-
-    String name() {
-        return name;
-    }
-
-    /** Under the command's monitor. */
-    boolean running() {
-        return phase == Phase.RUNNING;
-    }
-
-    /** Under the command's monitor: the command stops this RUNNING run. */
-    void stop(GuardedCommand.Cause why) {
-        phase = Phase.STOPPING;
-        stoppedBy = why;
-        runThread.interrupt();
-        if (children != null) {
-            children.killAll();
-        }
+                + " {} hard deadline ==", Thread.currentThread().getName(), parent, GuardedCommand.describe(command.deadline()));
+        return new LifetimeGuards(command, member);
     }
 
     /**
@@ -115,26 +78,12 @@ public final class LifetimeGuards implements AutoCloseable {
      * finish; a later stop of the command still acts on the others.
      */
     public void stopAlone(String why) {
-        synchronized (command) {
-            if (phase != Phase.RUNNING) {
-                LOG.warn("== {} — the run is already ending ==", why);
-                return;
-            }
-            phase = Phase.STOPPING;
-            stoppedAlone = why;
-            LOG.error("!! {}: stopping the run — tearing down !!", why);
-            runThread.interrupt();
-            if (children != null) {
-                children.killAll();
-            }
-        }
+        command.stopAlone(member, why);
     }
 
     /** The run's child processes, killed (descendants first) when the run is stopped. */
     public void killOnStop(ChildProcesses runChildren) {
-        synchronized (command) {
-            this.children = runChildren;
-        }
+        command.killOnStop(member, runChildren);
     }
 
     /**
@@ -151,106 +100,34 @@ public final class LifetimeGuards implements AutoCloseable {
      * interrupt ends the one that was running.
      */
     public Optional<String> stopReason() {
-        synchronized (command) {
-            if (stoppedBy != null) {
-                return Optional.of("the run was stopped by " + stoppedBy.text());
-            }
-            if (stoppedAlone != null) {
-                return Optional.of("the run was stopped: " + stoppedAlone);
-            }
-        }
-        // a stop that found this run not RUNNING (it cannot be while its tiers run: belt and braces)
-        return command.stopRequested() ? Optional.of("the run's command was stopped") : Optional.empty();
+        return command.stopReason(member);
     }
 
     /**
-     * Called first in the run's {@code finally}: from here on, signals are logged and ignored.
-     * Clears the interrupt a stop sent: a stop interrupts only under the command's monitor and only
-     * while RUNNING, so no interrupt of ours can reach the teardown.
+     * Called first in the run's {@code finally}: from here on, signals are logged and ignored, and
+     * no interrupt of the guards is pending.
      */
     public void beginTeardown() {
-        synchronized (command) {
-            if (phase == Phase.STOPPING) {
-                LOG.warn("== tearing down after {}: signals from now on are logged and ignored ==",
-                        stoppedBy != null ? stoppedBy.text() : "its own stop");
-            }
-            if (phase == Phase.RUNNING || phase == Phase.STOPPING) {
-                phase = Phase.TEARDOWN;
-            }
-            Thread.interrupted();
-        }
+        command.beginTeardown(member);
     }
 
     /**
      * Ends the guarded run. A run on its own closes its command with it: after a SIGTERM or the
      * deadline that does not return, the process ends with 143 or 142.
      *
-     * @throws RunStopped if a stop of the command stopped this run, so it never reports success
+     * @throws RunStopped if a stop stopped this run, so it never reports success
      */
     @Override
     public void close() {
-        String alone;
-        synchronized (command) {
-            alone = stoppedAlone;
-        }
-        GuardedCommand.Cause stopped = leave();
+        GuardedCommand.Left left = command.leave(member);
         if (command.ownedByItsRun()) {
             command.close();
         }
-        if (stopped != null) {
-            throw new RunStopped("the run was stopped by " + stopped.text() + " and torn down");
+        if (left.stoppedBy() != null) {
+            throw new RunStopped("the run was stopped by " + left.stoppedBy().text() + " and torn down");
         }
-        if (alone != null) {
-            throw new RunStopped("the run was stopped and torn down: " + alone);
+        if (left.stoppedAlone() != null) {
+            throw new RunStopped("the run was stopped and torn down: " + left.stoppedAlone());
         }
-    }
-
-    /** DONE, out of the command; the thread, which a pool may reuse, keeps no interrupt of ours. */
-    private GuardedCommand.Cause leave() {
-        GuardedCommand.Cause stopped;
-        synchronized (command) {
-            phase = Phase.DONE;
-            stopped = stoppedBy;
-            if (Thread.currentThread() == runThread) {
-                Thread.interrupted();
-            }
-            command.leave(this);
-        }
-        return stopped;
-    }
-
-    /** Thrown out of a run that a signal, the deadline or a JVM shutdown stopped, or did not let start. */
-    public static final class RunStopped extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        RunStopped(String message) {
-            super(message);
-        }
-
-        RunStopped(String message, Throwable cause) {
-            super(message, cause);
-        }
-
-        /**
-         * What a stopped run reports: the stop, with what it made the run's work throw (an
-         * interrupt, a killed child) as its cause; anything else as it is.
-         */
-        public static Throwable first(Throwable thrown) {
-            if (thrown instanceof RunStopped) {
-                return thrown;
-            }
-            for (Throwable suppressed : thrown.getSuppressed()) {
-                if (suppressed instanceof RunStopped stop) {
-                    return new RunStopped(stop.getMessage(), thrown);
-                }
-            }
-            return thrown;
-        }
-    }
-
-    /** "60-minute" for whole minutes, "2-second" otherwise (test deadlines). */
-    static String describe(Duration duration) {
-        long seconds = duration.toSeconds();
-        return seconds % 60 == 0 ? (seconds / 60) + "-minute" : seconds + "-second";
     }
 }

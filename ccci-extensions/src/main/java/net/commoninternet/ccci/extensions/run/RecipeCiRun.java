@@ -8,6 +8,7 @@ import net.commoninternet.ccci.extensions.children.ChildEnvironment;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.guards.LifetimeGuards;
 import net.commoninternet.ccci.extensions.guards.ParentDeathSignal;
+import net.commoninternet.ccci.extensions.guards.RunStopped;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.boundary.EngineBoundary;
@@ -100,7 +101,7 @@ public final class RecipeCiRun implements RunLifecycle {
                     new RunPhases(run, steps, new RunPhases.RunMeans(current.console(), log, guards)).run();
                 }
             } catch (Exception | Error thrown) {
-                Throwable reported = LifetimeGuards.RunStopped.first(thrown);
+                Throwable reported = RunStopped.first(thrown);
                 failure = reported;
                 if (reported instanceof Error error) {
                     throw error;

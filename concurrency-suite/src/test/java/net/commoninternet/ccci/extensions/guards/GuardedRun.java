@@ -64,7 +64,7 @@ public final class GuardedRun {
                 }
                 say("teardown end");
             }
-        } catch (InterruptedException | LifetimeGuards.RunStopped stopped) {
+        } catch (InterruptedException | RunStopped stopped) {
             say("run ended: " + stopped);
         }
     }

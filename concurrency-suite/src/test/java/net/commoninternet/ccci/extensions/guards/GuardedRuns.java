@@ -88,8 +88,8 @@ public final class GuardedRuns {
                 finish.await();
                 say("teardown end " + i);
             }
-        } catch (InterruptedException | LifetimeGuards.RunStopped stopped) {
-            say("run ended " + i + ": " + LifetimeGuards.RunStopped.first(stopped));
+        } catch (InterruptedException | RunStopped stopped) {
+            say("run ended " + i + ": " + RunStopped.first(stopped));
         } catch (Exception e) {
             say("run failed " + i + ": " + e);
         }

@@ -59,7 +59,7 @@ class LifetimeGuardsTest {
 
         Helper.kill(field(ready, "parent"), SIGKILL);
 
-        assertThat(tree.awaitLine(Orphanage.reaped(run))).endsWith("exit " + LifetimeGuards.EXIT_SIGTERM);
+        assertThat(tree.awaitLine(Orphanage.reaped(run))).endsWith("exit " + GuardedCommand.EXIT_SIGTERM);
         tree.awaitLine("orphanage: done");
         assertThat(tree.awaitExit()).isZero();
         assertThat(tree.output()).containsSubsequence("SIGTERM: stopping the run — tearing down",
@@ -103,7 +103,7 @@ class LifetimeGuardsTest {
         assertThat(LockProbe.held(lockfile())).isTrue();
         run.send("finish");
 
-        assertThat(run.awaitExit()).as(run.describe()).isEqualTo(LifetimeGuards.EXIT_DEADLINE);
+        assertThat(run.awaitExit()).as(run.describe()).isEqualTo(GuardedCommand.EXIT_DEADLINE);
         assertThat(run.output()).containsSubsequence("hard deadline", "guarded: teardown begin", "guarded: teardown end");
         assertThat(LockProbe.held(lockfile())).isFalse();
     }
@@ -121,7 +121,7 @@ class LifetimeGuardsTest {
         assertThat(LockProbe.held(lockfile())).isTrue();
         run.send("finish");
 
-        assertThat(run.awaitExit()).as(run.describe()).isEqualTo(LifetimeGuards.EXIT_SIGTERM);
+        assertThat(run.awaitExit()).as(run.describe()).isEqualTo(GuardedCommand.EXIT_SIGTERM);
         // the last line, the evidence scripts/soak reads, is written before the shutdown hook lets the JVM halt
         assertThat(run.output()).containsSubsequence("SIGTERM: stopping the run — tearing down",
                 "guarded: teardown begin", "SIGTERM during teardown — ignored", "guarded: teardown end",
@@ -143,7 +143,7 @@ class LifetimeGuardsTest {
         assertThat(LockProbe.held(lockfile())).isTrue();
         run.send("finish");
 
-        assertThat(run.awaitExit()).as(run.describe()).isEqualTo(LifetimeGuards.EXIT_SIGTERM);
+        assertThat(run.awaitExit()).as(run.describe()).isEqualTo(GuardedCommand.EXIT_SIGTERM);
         assertThat(run.output()).doesNotContain("stopping the run").containsSubsequence("guarded: teardown begin",
                 "the teardown goes on", "guarded: teardown end");
         assertThat(LockProbe.held(lockfile())).isFalse();
@@ -159,7 +159,7 @@ class LifetimeGuardsTest {
 
         run.signal(SIGTERM);
 
-        assertThat(run.awaitExit()).as(run.describe()).isEqualTo(LifetimeGuards.EXIT_DEADLINE);
+        assertThat(run.awaitExit()).as(run.describe()).isEqualTo(GuardedCommand.EXIT_DEADLINE);
         assertThat(run.output()).doesNotContain("SIGTERM: stopping the run")
                 .containsSubsequence("hard deadline", "guarded: teardown end");
     }

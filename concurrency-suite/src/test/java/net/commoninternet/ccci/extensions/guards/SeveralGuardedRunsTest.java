@@ -68,11 +68,11 @@ class SeveralGuardedRunsTest {
         assertThat(runs.isAlive()).isTrue();
         runs.send("finish");
 
-        assertThat(runs.awaitExit()).as(runs.describe()).isEqualTo(LifetimeGuards.EXIT_SIGTERM);
+        assertThat(runs.awaitExit()).as(runs.describe()).isEqualTo(GuardedCommand.EXIT_SIGTERM);
         assertThat(runs.output()).contains("== SIGTERM: stopping 3 runs (run-1, run-2, run-3) — tearing down ==");
         for (int i = 1; i <= RUNS; i++) {
             assertThat(runs.output()).containsSubsequence("guarded: teardown begin " + i, "guarded: teardown end " + i);
-            assertThat(runs.output()).contains("guarded: run ended " + i + ": " + LifetimeGuards.RunStopped.class.getName()
+            assertThat(runs.output()).contains("guarded: run ended " + i + ": " + RunStopped.class.getName()
                     + ": the run was stopped by SIGTERM and torn down");
             assertThat(LockProbe.held(lockfile(i))).isFalse();
         }
@@ -88,7 +88,7 @@ class SeveralGuardedRunsTest {
         }
         runs.send("finish");
 
-        assertThat(runs.awaitExit()).as(runs.describe()).isEqualTo(LifetimeGuards.EXIT_DEADLINE);
+        assertThat(runs.awaitExit()).as(runs.describe()).isEqualTo(GuardedCommand.EXIT_DEADLINE);
         for (int i = 1; i <= RUNS; i++) {
             assertThat(runs.output()).containsSubsequence("guarded: teardown begin " + i, "guarded: teardown end " + i);
             assertThat(LockProbe.held(lockfile(i))).isFalse();
@@ -119,7 +119,7 @@ class SeveralGuardedRunsTest {
         }
         tree.send("finish");
 
-        assertThat(tree.awaitLine(Orphanage.reaped(jvm))).endsWith("exit " + LifetimeGuards.EXIT_SIGTERM);
+        assertThat(tree.awaitLine(Orphanage.reaped(jvm))).endsWith("exit " + GuardedCommand.EXIT_SIGTERM);
         tree.awaitLine("orphanage: done");
         assertThat(tree.awaitExit()).isZero();
         assertThat(tree.output()).contains("== SIGTERM: stopping 3 runs (run-1, run-2, run-3) — tearing down ==");
