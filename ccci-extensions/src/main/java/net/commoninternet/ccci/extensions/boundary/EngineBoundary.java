@@ -13,10 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
@@ -51,14 +47,6 @@ public final class EngineBoundary {
     /** The destinations the rules must reject, at the least. */
     private static final List<String> REJECTED = List.of("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16");
     private static final String FIX = "scripts/setup-local-swarm installs it";
-
-    /** The read begun before the first run asked for it ({@link #readEgressEarly}): of which engine, and what it found. */
-    private record EarlyRead(String host, CompletableFuture<Optional<String>> missing) {
-    }
-
-    /** The early read, until the first run takes it. */
-    private static final AtomicReference<EarlyRead> EARLY = new AtomicReference<>();
-    private static final AtomicBoolean EARLY_BEGUN = new AtomicBoolean();
 
     private EngineBoundary() {
     }
@@ -109,48 +97,6 @@ public final class EngineBoundary {
         return Optional.of("the engine at " + host + " runs containers with " + facts.defaultRuntime() + ", not gVisor's"
                 + " runsc, so a recipe's container shares the host's kernel: make runsc the engine's default runtime ("
                 + FIX + ").");
-    }
-
-    /**
-     * Reads the egress rules of the engine {@code DOCKER_HOST} names now, on the calling thread, for
-     * the first run to take ({@link #egressMissingReadEarly}): at the engine's discovery, right after
-     * the JVM started, so the first run finds them read when its connection is made (the read,
-     * {@code iptables-save} in the engine's namespace, took 26-30 ms after a warm connection had
-     * returned). Read-only, as every read of them. Once per JVM.
-     */
-    public static void readEgressEarly(ChildProcesses children) {
-        if (!EARLY_BEGUN.compareAndSet(false, true)) {
-            return;
-        }
-        String host = DockerEngine.configuredHost();
-        CompletableFuture<Optional<String>> missing = new CompletableFuture<>();
-        EARLY.set(new EarlyRead(host, missing));
-        try {
-            missing.complete(egressMissing(host, children));
-        } catch (IOException | RuntimeException | Error e) {
-            missing.completeExceptionally(e);
-        } catch (InterruptedException e) {
-            missing.completeExceptionally(e);
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * {@link #egressMissing}, taken from the early read if one was begun for {@code host} and no run
-     * took it yet (the first run does; it waits for the read to end), else read now with {@code
-     * children}. An early read that failed is read again here, so the run says why in its own words.
-     */
-    public static Optional<String> egressMissingReadEarly(String host, ChildProcesses children)
-            throws IOException, InterruptedException {
-        EarlyRead early = EARLY.getAndSet(null);
-        if (early != null && early.host().equals(host)) {
-            try {
-                return early.missing().get();
-            } catch (ExecutionException e) {
-                // read again, below
-            }
-        }
-        return egressMissing(host, children);
     }
 
     /**

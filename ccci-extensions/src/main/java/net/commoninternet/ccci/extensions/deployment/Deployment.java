@@ -82,7 +82,7 @@ public final class Deployment implements LiveRun {
     }
 
     /** The READY_PROBE the run began beside the convergence, if it did: what {@link Probes#readiness} awaits. */
-    Optional<CompletableFuture<Probes.Outcome>> readinessBegun() {
+    public Optional<CompletableFuture<Probes.Outcome>> readinessBegun() {
         return Optional.ofNullable(readinessBegun);
     }
 

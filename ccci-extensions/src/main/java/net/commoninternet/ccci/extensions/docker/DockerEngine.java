@@ -14,12 +14,6 @@ import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import net.commoninternet.ccci.extensions.children.ChildEnvironment;
 import org.apiguardian.api.API;
 
@@ -52,61 +46,9 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
     static final String SETUP_HINT = "run scripts/setup-local-swarm as root to install and start it";
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
-    /** The connection begun before the first run asked for one ({@link #connectEarly}); taken once. */
-    private static final AtomicReference<CompletableFuture<DockerEngine>> EARLY =
-            new AtomicReference<>();
-    private static final AtomicBoolean EARLY_BEGUN = new AtomicBoolean();
-    /** How long the first run waits for the early connection before connecting on its own. */
-    private static final Duration EARLY_WAIT = Duration.ofSeconds(30);
-
-    /**
-     * Begins the first run's connection now, on a thread of its own (at discovery, right after the
-     * JVM starts): docker-java's first use (its classes, Jackson's, the HTTP client's) and the
-     * engine's ping and swarm check are paid while the engine discovers and starts the run, not
-     * before its first deploy. The first {@link #connect} takes it; if it failed, that connect
-     * connects again and says why in its own words. Once per JVM.
-     */
-    public static void connectEarly() {
-        if (!EARLY_BEGUN.compareAndSet(false, true)) {
-            return;
-        }
-        CompletableFuture<DockerEngine> early = new CompletableFuture<>();
-        EARLY.set(early);
-        Thread connecting = new Thread(() -> {
-            try {
-                early.complete(connectNow());
-            } catch (RuntimeException | Error e) {
-                early.completeExceptionally(e);
-            }
-        }, "ccci-engine-connect");
-        connecting.setDaemon(true);
-        connecting.start();
-    }
-
-    /** The connection for one run (closed by it): the early one if it was begun and succeeded, else a new one. */
+    /** The engine {@code DOCKER_HOST} names (docker-java's default configuration), for one run: closed by it. */
     public static DockerEngine connect() {
-        CompletableFuture<DockerEngine> early = EARLY.getAndSet(null);
-        if (early != null) {
-            try {
-                return early.get(EARLY_WAIT.toSeconds(), TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                early.thenAccept(DockerEngine::closeQuietly);
-            } catch (ExecutionException e) {
-                // no engine or no swarm then: connecting now says which, or finds it started since
-            } catch (TimeoutException e) {
-                early.thenAccept(DockerEngine::closeQuietly);
-            }
-        }
-        return connectNow();
-    }
-
-    private static void closeQuietly(DockerEngine engine) {
-        try {
-            engine.close();
-        } catch (Exception e) {
-            // an unused connection: nothing to keep
-        }
+        return connect(DefaultDockerClientConfig.createDefaultConfigBuilder().build());
     }
 
     /** The address of the engine {@link #connect()} connects to ({@code DOCKER_HOST}, else the local socket), without connecting. */
@@ -117,11 +59,6 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
     /** The engine at {@code host} ({@code unix:///...}, {@code tcp://...}), TLS as the environment says. */
     public static DockerEngine connect(String host) {
         return connect(DefaultDockerClientConfig.createDefaultConfigBuilder().withDockerHost(host).build());
-    }
-
-    /** The engine {@code DOCKER_HOST} names (docker-java's default configuration). */
-    private static DockerEngine connectNow() {
-        return connect(DefaultDockerClientConfig.createDefaultConfigBuilder().build());
     }
 
     private static DockerEngine connect(DefaultDockerClientConfig config) {

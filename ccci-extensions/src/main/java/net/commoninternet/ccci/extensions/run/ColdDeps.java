@@ -110,7 +110,7 @@ public final class ColdDeps {
         RecipeFetch.Fetched tree = workspace.fetch().fetch(settings.paths().recipesDir().resolve(dep),
                 workspace.abraDir().recipe(dep), null);
         String domain = domain(dep, settings.subject().pr(), run.recipe(), ref, settings.paths().domainSuffix());
-        locks.add(RunPhases.lock(leases, domain, tools, workspace));
+        locks.add(DomainClaims.take(leases, domain, tools, workspace));
         workspace.state().recordDependency(domain);
         LOG.info("== dependency {} of {}: app {} (cold, at {}) ==", dep, run.recipe(), domain, tree.commit());
         deployed.add(new Dependency(dep, domain, null, false));

@@ -1,0 +1,78 @@
+package net.commoninternet.ccci.extensions.results;
+
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import net.commoninternet.ccci.extensions.recipe.Checkout;
+import net.commoninternet.ccci.extensions.recipe.RecipeVersion;
+import net.commoninternet.ccci.lifecycle.LifecycleContext;
+import net.commoninternet.ccci.lifecycle.RunSettings;
+import org.apiguardian.api.API;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A run's end as its results say it: what it tested (its checkout, its upgrade), how it was
+ * customized, what its teardown found, assembled once into a {@link RunResults.Run}; then
+ * results.json and the report written, the RUN SUMMARY printed whatever happened to the files, and
+ * the files attached to the run's node. Nothing here changes the run's verdict.
+ */
+@API(status = API.Status.INTERNAL)
+public final class RunEnding {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunEnding.class);
+
+    /**
+     * What the teardown found: whether it left nothing, the secret values the results must never
+     * show (the app's and its dependencies'), and where the run ran.
+     */
+    public record Teardown(boolean clean, Collection<String> secretValues, RunResults.Environment environment) {
+    }
+
+    private RunEnding() {
+    }
+
+    /**
+     * Writes, prints and attaches the results of {@code run}, which tested {@code checkout} with
+     * the recipe files its set-up used ({@code recipeFiles}, for the customization manifest).
+     */
+    public static void publish(LifecycleContext run, Checkout checkout, Map<String, String> recipeFiles, Teardown teardown) {
+        RunResults.Run summary = of(run, checkout, recipeFiles, teardown);
+        // The RUN SUMMARY is printed whatever happens to the file (a full disk under the runs folder).
+        Path file = null;
+        String where;
+        try {
+            file = RunResults.write(run.settings().runDir(), summary, run.record());
+            where = "results " + file + ", report " + file.resolveSibling(RunReport.HTML) + ", summary "
+                    + file.resolveSibling(RunReport.SUMMARY);
+        } catch (Exception e) {
+            where = "results not written (" + e.getMessage() + ")";
+            LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
+        }
+        LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), where));
+        try {
+            if (file != null) {
+                run.attach(file, "application/json");
+                run.attach(file.resolveSibling(RunReport.HTML), "text/html");
+                run.attach(file.resolveSibling(RunReport.BADGE), "image/svg+xml");
+                run.attach(file.resolveSibling(RunReport.SUMMARY), "text/markdown");
+            }
+        } catch (Exception e) {
+            LOG.warn("could not attach the run's results (the verdict stands): {}", e.toString());
+        }
+    }
+
+    /** The run as results.json describes it. */
+    static RunResults.Run of(LifecycleContext run, Checkout checkout, Map<String, String> recipeFiles, Teardown teardown) {
+        RunSettings settings = run.settings();
+        List<String> secrets = List.copyOf(teardown.secretValues());
+        return new RunResults.Run(
+                new RunResults.Tested(run.recipe(), checkout.upgrade().headVersion().orElse(null), checkout.tree().commit(),
+                        checkout.domain(), new RunResults.Upgrade(checkout.upgrade().base().map(RecipeVersion::text).orElse(null),
+                                checkout.upgrade().headRelease().orElse(null), checkout.upgrade().reason())),
+                settings.subject().pr(), settings.runId(), run.tiers(),
+                new RunResults.Evidence(teardown.clean(), secrets, CustomizationManifest.of(run.keys(), run.customization(),
+                        recipeFiles, settings.recipeCodeApproved(), secrets), run.timeline(), teardown.environment()));
+    }
+}

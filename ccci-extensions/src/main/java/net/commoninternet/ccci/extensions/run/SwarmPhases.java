@@ -1,0 +1,271 @@
+package net.commoninternet.ccci.extensions.run;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import net.commoninternet.ccci.api.CiKeys;
+import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.extensions.boundary.EngineBoundary;
+import net.commoninternet.ccci.extensions.children.ChildEnvironment;
+import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.extensions.deployment.Deployment;
+import net.commoninternet.ccci.extensions.deployment.Prepared;
+import net.commoninternet.ccci.extensions.deployment.RunTools;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.driver.CountedDeploys;
+import net.commoninternet.ccci.extensions.driver.DriverProvider;
+import net.commoninternet.ccci.extensions.driver.Drivers;
+import net.commoninternet.ccci.extensions.browser.PageBrowser;
+import net.commoninternet.ccci.extensions.guards.LifetimeGuards;
+import net.commoninternet.ccci.extensions.lock.AppDomainLease;
+import net.commoninternet.ccci.extensions.lock.RunIdLock;
+import net.commoninternet.ccci.extensions.probe.HttpProbe;
+import net.commoninternet.ccci.extensions.results.RunEnding;
+import net.commoninternet.ccci.extensions.results.RunResults;
+import net.commoninternet.ccci.extensions.waits.Waits;
+import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
+import net.commoninternet.ccci.extensions.workspace.RunState;
+import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
+import net.commoninternet.ccci.extensions.policy.DeployPolicy;
+import net.commoninternet.ccci.lifecycle.HostVariables;
+import net.commoninternet.ccci.lifecycle.LifecycleContext;
+import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.lifecycle.RunSteps;
+import net.commoninternet.ccci.spi.Probes;
+import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.RunTimeline;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Each phase of one run ({@link RunPhases}' order) done on a real engine, each a call to the class
+ * named after the spec's mechanism: {@link DockerEngine} and {@link EngineBoundary} (connect),
+ * {@link RunIdLock}, the run's {@link RunWorkspace}, the janitor beside the fetch
+ * ({@link Preparation}), the domain's claim ({@link DomainClaims}), the deploy ({@link AppDeploy}),
+ * the engine's tiers, the teardown and the results ({@link RunEnding}).
+ */
+final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, SwarmPhases.Made, Deployment> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SwarmPhases.class);
+
+    private final LifecycleContext run;
+    /** The engine's side of the run: its extensions, its hooks, its tiers, each when this lifecycle says. */
+    private final RunSteps steps;
+    private final RunMeans means;
+    private final HeadStart headStart;
+    private final RunSettings settings;
+    private final RunTimeline timeline;
+    /** The engine the run connected to, for the one line that says it went away. */
+    private String engineHost = "the address " + ChildEnvironment.DOCKER_HOST + " names";
+
+    SwarmPhases(LifecycleContext run, RunSteps steps, RunMeans means, HeadStart headStart) {
+        this.run = run;
+        this.steps = steps;
+        this.means = means;
+        this.headStart = headStart;
+        this.settings = run.settings();
+        this.timeline = run.timeline();
+    }
+
+    /** The run's engine, its driver and its app leases: closed last. */
+    record Connected(DockerEngine docker, DriverProvider driver, AppDomainLease leases) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            docker.close();
+        }
+    }
+
+    /** What the run made before its app lock: the recipe prepared, what it acts with, its cold dependencies. */
+    record Made(Prepared prepared, RunTools tools, ColdDeps deps, AppDeploy app) {
+    }
+
+    @Override
+    public Connected connect() throws Exception {
+        // The engine's egress rules are read from this host while the connection is made: they need
+        // its address only (iptables-save in its network namespace: nothing is changed).
+        String host = DockerEngine.configuredHost();
+        ChildProcesses hostTools = new ChildProcesses(Map.of(ChildEnvironment.DOCKER_HOST, host));
+        means.guards().killOnStop(hostTools);
+        Set<RunSettings.HostTrust.Boundary> unconfined = settings.options().trust().unconfined();
+        CompletableFuture<Optional<String>> egress = unconfined.contains(RunSettings.HostTrust.Boundary.EGRESS)
+                ? CompletableFuture.completedFuture(Optional.empty())
+                : means.threads().supply("ccci-egress-rules", () -> headStart.egressMissing(host, hostTools));
+        try {
+            // No engine or no swarm: one sentence naming the fix, before anything exists on the host.
+            DockerEngine docker = timeline.time("connect", headStart::connect);
+            try {
+                engineHost = docker.host();
+                DriverProvider driver = Drivers.of(settings.driver());
+                driver.requireAvailable();
+                // The host's boundaries around recipe containers (gVisor, the egress rules): refused here
+                // without one, unless the host's operator accepts it, before anything of the run exists.
+                EngineBoundary.require(docker, unconfined, docker.host().equals(host) ? Waits.interruptibly(egress)
+                        : EngineBoundary.egressMissing(docker.host(), hostTools));
+                // One run id, one live run: refused here, before this run writes anything to the folder.
+                RunIdLock.acquire(settings.runDir(), settings.runId());
+                steps.beforeRun();
+                // a lease that can no longer be confirmed stops this run alone
+                return new Connected(docker, driver, DomainClaims.leases(docker, settings, means.guards()::stopAlone));
+            } catch (Exception | Error e) {
+                try {
+                    docker.close();
+                } catch (IOException closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e;
+            }
+        } finally {
+            Waits.awaitEnd(egress); // its child is the run's: it never outlives the run's start
+        }
+    }
+
+    @Override
+    public Made prepare(Connected engine) throws Exception {
+        RunWorkspace workspace = workspace(engine.docker());
+        Prepared prepared = new Preparation(run, workspace, means).fetchBesideTheJanitor(engine.docker());
+        RunTools tools = new RunTools(engine.docker(), new CountedDeploys(engine.driver().create(engine.docker(), workspace),
+                workspace.state(), workspace.policy()),
+                new HttpProbe(engine.docker().client(), settings.options().probeImage()),
+                new PageBrowser(engine.docker().client()), means.threads()::start);
+        ColdDeps deps = new ColdDeps(run, workspace, tools, means.console(), engine.leases());
+        return new Made(prepared, tools, deps, new AppDeploy(run, steps, means, deps));
+    }
+
+    /**
+     * The run's folder, its ABRA_DIR and its state files (keyed by run id and pid, never by
+     * domain); from here on the (masked) console also goes into the run's run.log, and every child
+     * process gets the run's ABRA_DIR, state files and engine ({@code DOCKER_HOST}) and is killed if
+     * the run is stopped.
+     */
+    private RunWorkspace workspace(DockerEngine docker) throws IOException {
+        RunAbraDir abraDir = RunAbraDir.create(settings.runDir(), settings.paths().abraDir());
+        RunState state = RunState.create(settings.runDir(), settings.runId(), ProcessHandle.current().pid());
+        means.runLog().teeTo(settings.runDir().resolve("run.log"));
+        Map<String, String> environment = new HashMap<>(state.environment());
+        environment.put(HostVariables.ABRA_DIR, abraDir.root().toString());
+        environment.putAll(docker.childEnvironment()); // the docker CLI children talk to the run's own engine
+        ChildProcesses children = new ChildProcesses(environment);
+        means.guards().killOnStop(children);
+        return new RunWorkspace(settings.runDir(), abraDir, state, children, new DeployPolicy(settings.options().trust(),
+                children));
+    }
+
+    @Override
+    public RunPhases.Claim lock(Connected engine, Made made) throws Exception {
+        var claim = timeline.time("lock", () -> DomainClaims.take(engine.leases(), made.prepared().checkout().domain(),
+                made.tools(), made.prepared().workspace()));
+        return claim::release;
+    }
+
+    /** The deploy (its failure is a row of the results too: a run without tier rows would read unverified). */
+    @Override
+    public Deployment deploy(Connected engine, Made made) throws Exception {
+        try {
+            return made.app().deploy(made.prepared(), made.tools());
+        } catch (Exception | Error e) {
+            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", run.redact(String.valueOf(e.getMessage()))));
+            throw e;
+        }
+    }
+
+    /**
+     * The tiers start on a ready app (INSTALL's ready-probe check gives the READY_PROBE's verdict);
+     * afterwards the run checks its own deploy count, whatever tiers ran.
+     */
+    @Override
+    public void tiers(Deployment deployment) throws Exception {
+        try {
+            CiKeys keys = run.keys();
+            if (deployment.convergence().converged() && keys.readyProbe().isPresent()) {
+                Duration timeout = Duration.ofSeconds(keys.httpTimeoutSeconds());
+                // a probe begun beside the convergence has its own "ready-probe" phase
+                Probes.Outcome ready = deployment.readinessBegun().isPresent()
+                        ? deployment.probes().readiness(keys.readyProbe().get(), timeout)
+                        : timeline.time("ready-probe", () -> deployment.probes().readiness(keys.readyProbe().get(), timeout));
+                LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
+            }
+            steps.tiers(deployment, means.guards()::stopReason);
+            Optional<String> violation = deployment.deployOnceViolation();
+            if (violation.isPresent()) {
+                // in the results too, not only in Surefire's verdict: the install rung fails
+                run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy-once", violation.get()));
+                throw new IllegalStateException(violation.get());
+            }
+        } finally {
+            deployment.endCommands();
+        }
+    }
+
+    /**
+     * Teardown must finish even when the run was stopped (SIGTERM, deadline): from here on, signals
+     * are logged and ignored and no interrupt of the guards is pending. The app and its dependencies
+     * go side by side (a failed removal of the app must not keep them), then the results and the
+     * Teardown extensions, even if a removal failed. Last the dependencies' locks go (the app's right
+     * after, in {@link RunPhases}): nobody live owns the domains now, and a janitor reaps whatever a
+     * failed removal left.
+     */
+    @Override
+    public void teardown(Connected engine, Made made) {
+        LifetimeGuards guards = means.guards();
+        guards.beginTeardown();
+        String domain = made.prepared().checkout().domain();
+        LOG.info("== tearing down {} ==", domain);
+        boolean clean = false;
+        RunTimeline.Span span = timeline.start("teardown");
+        try {
+            // no probe starts from here on; the app's probe container goes with its stack
+            made.tools().http().close();
+            made.tools().browser().close();
+            // The app and its cold dependencies go at once, as the engine removes stacks side by side.
+            CompletableFuture<List<String>> depsLeft = run.keys().deps().isEmpty()
+                    ? CompletableFuture.completedFuture(List.of()) : means.threads().aside("dependencies", made.deps()::remove);
+            List<String> left = new ArrayList<>();
+            try {
+                left.addAll(made.tools().driver().remove(domain));
+            } catch (Exception e) {
+                left.add("app " + domain + " (" + e + ")");
+                LOG.warn("removing {} failed: {}", domain, e.toString());
+            }
+            left.addAll(RunHelpers.leftBy(depsLeft));
+            clean = left.isEmpty();
+            LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
+        } finally {
+            span.end(clean ? RunTimeline.Outcome.DONE : RunTimeline.Outcome.FAILED);
+            try {
+                List<String> secrets = new ArrayList<>(made.deps().secretValues());
+                made.app().created().ifPresent(app -> secrets.addAll(app.secretValues().values()));
+                RunEnding.publish(run, made.prepared().checkout(), made.prepared().setup().used(), new RunEnding.Teardown(
+                        clean, secrets, new RunResults.Environment(settings.driver(), engine.docker().facts())));
+                RunIdLock.keepPrivate(settings.runDir());
+                steps.teardown();
+            } finally {
+                made.deps().releaseLocks();
+            }
+        }
+    }
+
+    @Override
+    public void finished(Made made) throws Exception {
+        made.prepared().workspace().state().remove();
+    }
+
+    /**
+     * The engine went away mid-run (a dockerd restart or stop): one line naming it, not the socket's
+     * own exception; the teardown has already retried within its bound.
+     */
+    @Override
+    public Exception explained(Exception failure) {
+        if (!DockerEngine.unreachable(failure)) {
+            return failure;
+        }
+        String gone = DockerEngine.goneMessage(engineHost, failure);
+        LOG.error("!! {} !!", gone);
+        return new IllegalStateException(gone);
+    }
+}
