@@ -7,12 +7,16 @@ import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.docker.SwarmNodes;
@@ -97,20 +101,48 @@ public final class JanitorCandidates {
         static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JanitorCandidates.class);
     }
 
-    /** {@code servers/<server>/<domain>.env} for run-app domains. */
+    /**
+     * {@code servers/<server>/<domain>.env} for run-app domains. Other runs create and remove env
+     * files and server folders while this walks (a run's teardown, another janitor's reap): an entry
+     * gone between its listing and its reading was not there, never a failed sweep.
+     */
     static Set<String> fromEnvFiles(Path servers, String domainSuffix) throws IOException {
         Set<String> domains = new TreeSet<>();
         if (!Files.isDirectory(servers)) {
             return domains;
         }
-        try (Stream<Path> files = Files.find(servers, 2, (p, a) -> a.isRegularFile() && p.toString().endsWith(".env"),
-                FileVisitOption.FOLLOW_LINKS)) {
-            files.map(p -> p.getFileName().toString())
-                    .map(n -> n.substring(0, n.length() - ".env".length()))
-                    .filter(domain -> AppNaming.isRunApp(domain, domainSuffix))
-                    .forEach(domains::add);
-        }
+        Files.walkFileTree(servers, EnumSet.of(FileVisitOption.FOLLOW_LINKS), 2, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                String name = file.getFileName().toString();
+                if (attributes.isRegularFile() && name.endsWith(".env")) {
+                    String domain = name.substring(0, name.length() - ".env".length());
+                    if (AppNaming.isRunApp(domain, domainSuffix)) {
+                        domains.add(domain);
+                    }
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException failure) throws IOException {
+                return gone(failure);
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException failure) throws IOException {
+                return failure == null ? FileVisitResult.CONTINUE : gone(failure);
+            }
+        });
         return domains;
+    }
+
+    /** An entry removed while the walk read it: passed over; any other failure is the sweep's. */
+    private static FileVisitResult gone(IOException failure) throws IOException {
+        if (failure instanceof NoSuchFileException) {
+            return FileVisitResult.CONTINUE;
+        }
+        throw failure;
     }
 
     /**

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import net.commoninternet.ccci.extensions.docker.AnsweringEngine;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import org.junit.jupiter.api.Test;
@@ -35,6 +37,44 @@ class JanitorCandidatesTest {
         Files.writeString(server.resolve("cand-1b1b1b.ci.commoninternet.net.txt"), "");
         Files.createDirectories(server.resolve("cand-2c2c2c.ci.commoninternet.net.env"));
         assertThat(JanitorCandidates.fromEnvFiles(servers, AppNaming.DEFAULT_SUFFIX)).containsExactly(RUN);
+    }
+
+    /**
+     * Other runs remove their env files and server folders while a janitor walks them (a teardown
+     * beside this run's sweep): a file gone between its listing and its reading is passed over, never
+     * a failed sweep. Before the fix one walk in about forty failed with NoSuchFileException here
+     * (a concurrent battery's janitor failed so); with it, none of 3000 may.
+     */
+    @Test
+    void envFilesRemovedDuringTheWalkArePassedOverNotASweepFailure() throws Exception {
+        Path server = Files.createDirectories(servers.resolve("default"));
+        Files.writeString(server.resolve(RUN + ".env"), "");
+        AtomicBoolean done = new AtomicBoolean();
+        Thread churn = new Thread(() -> {
+            for (int i = 0; !done.get(); i++) {
+                Path file = server.resolve("cand-" + String.format("%06x", i % 64) + ".ci.commoninternet.net.env");
+                Path folder = servers.resolve("other-" + i % 8);
+                try {
+                    Files.writeString(file, "");
+                    Files.delete(file);
+                    Files.createDirectories(folder);
+                    Files.writeString(folder.resolve(RUN.replace("0a0a0a", "3d3d3d") + ".env"), "");
+                    Files.delete(folder.resolve(RUN.replace("0a0a0a", "3d3d3d") + ".env"));
+                    Files.delete(folder);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }, "churn");
+        churn.start();
+        try {
+            for (int walk = 0; walk < 3000; walk++) {
+                assertThat(JanitorCandidates.fromEnvFiles(servers, AppNaming.DEFAULT_SUFFIX)).as("walk %d", walk).contains(RUN);
+            }
+        } finally {
+            done.set(true);
+            churn.join();
+        }
     }
 
     /** Answers each list with the JSON given for its kind (the path's first segment), else an empty list. */
