@@ -51,7 +51,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * fails here, as does a layer that matches nothing, and so does a new wrong import, with the class
  * and the dependency that broke the rule. The rules check what they were given: the number of
  * classes imported is the number of class files the two modules built, and each rule is run once
- * against the real main code with a deliberately wrong class added (the fixtures beside this test).
+ * against the real main code with a deliberately wrong class added (the fixtures, all in one folder:
+ * src/test/architecture-fixtures).
  *
  * <pre>
  *   run                               the lifecycle, phase by phase

@@ -16,10 +16,11 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.testing.helpers.Orphanage;
 
 /**
  * A real {@code mvn test} of the recipe-suites module, started as a child process from the

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * link-local address the host routes to (a "LAN" and a cloud metadata address, in a network
  * namespace of this test's, each with a real listener that records what arrives).
  */
+@RealEngine
 class HostBoundaryTest {
 
     private static final String LAN_NS = "ccci-test-egress-lan";

@@ -17,6 +17,7 @@ import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * no picture; after the last picture it was prepared for, or once closed, chromium exits with its pipe
  * (a later picture gets a browser of its own), and the stack's teardown leaves nothing.
  */
+@RealEngine
 class PageBrowserSwarmTest {
 
     private static final int FIRST = 0x1f6f3f;

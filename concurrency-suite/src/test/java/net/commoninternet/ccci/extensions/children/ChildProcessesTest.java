@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import net.commoninternet.ccci.testing.Helper;
+import net.commoninternet.ccci.testing.RealProcesses;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * child that prints far more than a run may keep. Each call runs on a thread of the test and is
  * given a bound: a call that does not return within it is the wedge this class exists to prevent.
  */
+@RealProcesses
 class ChildProcessesTest {
 
     /** Far beyond what each call needs (milliseconds), far below the grandchildren's 600 s. */

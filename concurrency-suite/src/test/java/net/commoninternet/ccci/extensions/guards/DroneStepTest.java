@@ -11,7 +11,8 @@ import java.util.Map;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.MavenRun;
-import net.commoninternet.ccci.testing.Orphanage;
+import net.commoninternet.ccci.testing.RealProcesses;
+import net.commoninternet.ccci.testing.helpers.Orphanage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * build's whole process group, wait until every process of it has exited, and pass the build's
  * exit status through unchanged.
  */
+@RealProcesses
 class DroneStepTest {
 
     private static final Path DRONE_STEP = MavenRun.ROOT.resolve("scripts/drone-step");

@@ -12,7 +12,9 @@ import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.LockProbe;
-import net.commoninternet.ccci.testing.Orphanage;
+import net.commoninternet.ccci.testing.RealProcesses;
+import net.commoninternet.ccci.testing.helpers.GuardedRun;
+import net.commoninternet.ccci.testing.helpers.Orphanage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (twice), and SIGTERM ignored from the start. Every step waits for what a helper says or for
  * observed kernel state; the lock is probed with a real flock from outside.
  */
+@RealProcesses
 class LifetimeGuardsTest {
 
     private static final String DOMAIN = "guar-000001.ci.commoninternet.net";

@@ -9,7 +9,9 @@ import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.LockProbe;
-import net.commoninternet.ccci.testing.Orphanage;
+import net.commoninternet.ccci.testing.RealProcesses;
+import net.commoninternet.ccci.testing.helpers.GuardedRuns;
+import net.commoninternet.ccci.testing.helpers.Orphanage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ignored, a run that would start after the stop refuses, and the process exits 143 (142) only
  * after every teardown. Every step waits for what the helper says or for observed lock state.
  */
+@RealProcesses
 class SeveralGuardedRunsTest {
 
     private static final String PREFIX = "mult-00000";

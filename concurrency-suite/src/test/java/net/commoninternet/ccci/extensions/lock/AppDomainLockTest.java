@@ -11,10 +11,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.testing.Helper;
+import net.commoninternet.ccci.testing.RealProcesses;
+import net.commoninternet.ccci.testing.helpers.LockHolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The app-domain lock on real kernel flocks, held by real helper processes (spec section 5). */
+@RealProcesses
 class AppDomainLockTest {
 
     private static final String DOMAIN = "cust-0a1b2c.ci.commoninternet.net";

@@ -8,11 +8,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
-import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.lifecycle.HostVariables;
 import net.commoninternet.ccci.testing.Helper;
+import net.commoninternet.ccci.testing.RealEngine;
+import net.commoninternet.ccci.testing.helpers.NamespaceSweep;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * other's folder does take that app for a candidate, which is the reap the namespaces prevent.
  * Real janitors in helper processes (the namespace is a process's), real swarm objects, real flocks.
  */
+@RealEngine
 class ForkNamespacesTest {
 
     private static final String PID = Long.toString(ProcessHandle.current().pid());

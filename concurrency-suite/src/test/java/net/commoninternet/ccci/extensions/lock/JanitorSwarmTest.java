@@ -22,14 +22,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
-import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.testing.Helper;
+import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.RealEngine;
+import net.commoninternet.ccci.testing.helpers.LockHolder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import net.commoninternet.ccci.testing.LocalImages;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lock is held in the host's lock directory: any other janitor on this host (a run started
  * meanwhile) must see it as live too.
  */
+@RealEngine
 class JanitorSwarmTest {
 
     private static final String DEAD = "jant-d0d0d0.ci.commoninternet.net";

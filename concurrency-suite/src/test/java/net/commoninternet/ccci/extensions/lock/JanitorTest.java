@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import net.commoninternet.ccci.extensions.lock.Janitor.Outcome;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.LogCapture;
+import net.commoninternet.ccci.testing.RealProcesses;
+import net.commoninternet.ccci.testing.helpers.LockHolder;
+import net.commoninternet.ccci.testing.helpers.SweepUnderGuards;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * helper processes. Candidates are injected and the reap is recorded: the swarm is not the point
  * here (JanitorSwarmTest reaps real stacks).
  */
+@RealProcesses
 class JanitorTest {
 
     private static final String A = "cust-aaaaaa.ci.commoninternet.net";

@@ -18,13 +18,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.testing.ForkShares.OnTheTestBed;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LogCapture;
 import net.commoninternet.ccci.testing.MultiNodeSwarm;
+import net.commoninternet.ccci.testing.RealEngine;
+import net.commoninternet.ccci.testing.helpers.LeaseHolder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @OnTheTestBed
+@RealEngine
 class MultiHostLeaseTest {
 
     private static final long TTL = 6;

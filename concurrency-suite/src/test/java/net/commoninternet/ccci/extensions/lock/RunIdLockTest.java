@@ -9,11 +9,14 @@ import java.nio.file.Path;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.LockProbe;
+import net.commoninternet.ccci.testing.RealProcesses;
+import net.commoninternet.ccci.testing.helpers.RunIdHolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** One run id, one live run: real flocks held by real helper processes. */
+@RealProcesses
 class RunIdLockTest {
 
     @TempDir

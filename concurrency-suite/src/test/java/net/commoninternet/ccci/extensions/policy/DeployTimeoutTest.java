@@ -11,6 +11,7 @@ import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
+import net.commoninternet.ccci.testing.RealProcesses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * from the final compose as the docker CLI interpolates it ({@code docker stack config}: client
  * side, no engine); the customization's {@code DEPLOY_TIMEOUT} wins when it sets one.
  */
+@RealProcesses
 class DeployTimeoutTest {
 
     @TempDir

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * outlived its bound each get an exec of their own, and a container without {@code sh} still
  * answers every command as a plain exec would, never as a command that did not finish.
  */
+@RealEngine
 class ContainerShellTest {
 
     private final DockerEngine docker = DockerEngine.connect();

@@ -15,6 +15,7 @@ import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code timeout} inside the container and leaves the container usable, and the stack's teardown
  * removes the probe container with the stack.
  */
+@RealEngine
 class HttpProbeSwarmTest {
 
     private final String stack = "cccihttpprobe_" + Long.toHexString(System.nanoTime());

@@ -18,6 +18,7 @@ import net.commoninternet.ccci.testing.ForkShares.OnTheTestBed;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LogCapture;
 import net.commoninternet.ccci.testing.MultiNodeSwarm;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @OnTheTestBed
 @OnAQuietMachine
+@RealEngine
 class ProbeContainerOverlayRaceTest {
 
     private static final int TRIALS = 6;

@@ -24,6 +24,7 @@ import net.commoninternet.ccci.spi.RunTimeline;
 import net.commoninternet.ccci.spi.SkipKind;
 import net.commoninternet.ccci.testing.Axe;
 import net.commoninternet.ccci.testing.HeadlessChromium;
+import net.commoninternet.ccci.testing.RealEngine;
 import net.commoninternet.ccci.testing.ResultsSchema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * loaded nothing beside itself, and keeps a full-page screenshot of each page at each width in
  * {@code concurrency-suite/target/surefire-reports/ccci-screenshots/} (a CI artifact).
  */
+@RealEngine
 class ReportInBrowserTest {
 
     private static final String SECRET = "Zq8vK2pLm9xW-db";

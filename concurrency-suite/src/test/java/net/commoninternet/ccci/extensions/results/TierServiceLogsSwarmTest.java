@@ -36,6 +36,7 @@ import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.spi.LiveRun;
 import net.commoninternet.ccci.spi.TierContext;
 import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * logged since the tier before, from every task, with the app's secret values masked. The stack
  * name is outside RUN_APP_RE, so no janitor ever probes it; every test removes it afterwards.
  */
+@RealEngine
 class TierServiceLogsSwarmTest {
 
     private static final String DOMAIN = "ccci-servicelogs.test";

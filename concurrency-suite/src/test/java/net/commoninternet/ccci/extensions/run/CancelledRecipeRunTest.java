@@ -19,7 +19,8 @@ import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
-import net.commoninternet.ccci.testing.Orphanage;
+import net.commoninternet.ccci.testing.RealEngine;
+import net.commoninternet.ccci.testing.helpers.Orphanage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * inside its second deploy (the upgrade's) by the docker shim's gate ({@link ChildShims}), which is
  * never opened, and signalled once its app is up, so the teardown has a running container to stop.
  */
+@RealEngine
 class CancelledRecipeRunTest {
 
     private static final Duration RUN = Duration.ofMinutes(5);

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.testing.ChildShims;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.RealEngine;
 import net.commoninternet.ccci.testing.ResultsSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  *       regression, end to end).
  * </ul>
  */
+@RealEngine
 class ConcurrentManualRunsTest {
 
     private static final Duration RUN = Duration.ofMinutes(5);

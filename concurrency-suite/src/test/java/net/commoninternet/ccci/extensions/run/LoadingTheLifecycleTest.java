@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.ServiceLoader;
 import net.commoninternet.ccci.lifecycle.RunLifecycle;
 import net.commoninternet.ccci.testing.Helper;
+import net.commoninternet.ccci.testing.RealProcesses;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * starts no thread until the engine found runs to execute and called its warm-up. A fresh JVM of
  * its own, since in this one the engine's discovery has loaded the class already.
  */
+@RealProcesses
 class LoadingTheLifecycleTest {
 
     @Test

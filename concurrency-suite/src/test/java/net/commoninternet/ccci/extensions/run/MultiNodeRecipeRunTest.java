@@ -21,6 +21,7 @@ import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
 import net.commoninternet.ccci.testing.MultiNodeSwarm;
+import net.commoninternet.ccci.testing.RealEngine;
 import net.commoninternet.ccci.testing.ResultsSchema;
 import net.commoninternet.ccci.testing.TwoReleaseRecipe;
 import org.junit.jupiter.api.AfterAll;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * holds the tasks of every node.
  */
 @OnTheTestBed
+@RealEngine
 class MultiNodeRecipeRunTest {
 
     private static final Pattern APP = Pattern.compile("== ccci run \\S+ \\(pid \\d+\\): recipe \\S+ .* app (\\S+), ABRA_DIR");

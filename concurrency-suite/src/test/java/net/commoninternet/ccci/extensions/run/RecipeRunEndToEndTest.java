@@ -23,6 +23,7 @@ import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.testing.ForkNamespace;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.RealEngine;
 import net.commoninternet.ccci.testing.ResultsSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bundled recipes' own end-to-end assertions read the runs of one {@code -Drecipe=all} command:
  * {@link SeveralRecipesEndToEndTest}.)
  */
+@RealEngine
 class RecipeRunEndToEndTest {
 
     private static final Pattern APP = Pattern.compile("app (\\S+\\.ci\\.commoninternet\\.net)");

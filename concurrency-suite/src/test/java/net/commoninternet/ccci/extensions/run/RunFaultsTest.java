@@ -24,6 +24,7 @@ import net.commoninternet.ccci.testing.ForkShares.AloneOnTheEngine;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.RealEngine;
 import net.commoninternet.ccci.testing.ResultsSchema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * runs: the first run of a double-!testme SIGKILLed while the second waits at the app lock; the
  * Docker engine stopped mid-deploy; the disk under the runs folder full mid-run.
  */
+@RealEngine
 class RunFaultsTest {
 
     private static final Pattern APP = Pattern.compile("app (\\S+\\.ci\\.commoninternet\\.net)");

@@ -30,7 +30,8 @@ import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.LockProbe;
 import net.commoninternet.ccci.testing.MavenRun;
-import net.commoninternet.ccci.testing.Orphanage;
+import net.commoninternet.ccci.testing.RealEngine;
+import net.commoninternet.ccci.testing.helpers.Orphanage;
 import net.commoninternet.ccci.testing.ResultsSchema;
 import net.commoninternet.ccci.testing.RunSpans;
 import org.junit.jupiter.api.AfterAll;
@@ -53,6 +54,7 @@ import org.w3c.dom.NodeList;
  * testcases in the command's Surefire XML, the swarm after it): they only read, so one command
  * serves them all, where each was a command of its own.
  */
+@RealEngine
 class SeveralRecipesEndToEndTest {
 
     private static final Duration RUN = Duration.ofMinutes(10);

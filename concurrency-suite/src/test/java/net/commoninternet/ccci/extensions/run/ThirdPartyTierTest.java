@@ -19,6 +19,7 @@ import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.spi.TierPlugin;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.engine.TestExecutionResult;
@@ -32,6 +33,7 @@ import org.junit.platform.testkit.engine.EngineTestKit;
  * build would put it: ccci's engine and lifecycle, its own tiers instead of ccci's
  * ({@link ThirdPartyClassPath}).
  */
+@RealEngine
 class ThirdPartyTierTest {
 
     private static final String RUN_ID = "third-party-tier";

@@ -25,6 +25,7 @@ import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.RealEngine;
 import net.commoninternet.ccci.testing.ResultsSchema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * never reaches a compose, a warm app of the run-app shape next to the runs is left alone by
  * their janitors, and the operator's allowance lets its recipe deploy, with its warning.
  */
+@RealEngine
 class UntrustedRecipeTest {
 
     private static final Pattern APP = Pattern.compile("== ccci run \\S+ \\(pid \\d+\\): recipe (\\S+) .* app (\\S+), ABRA_DIR");

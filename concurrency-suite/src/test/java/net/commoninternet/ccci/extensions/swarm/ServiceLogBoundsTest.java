@@ -17,6 +17,8 @@ import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
 import net.commoninternet.ccci.testing.LocalImages;
+import net.commoninternet.ccci.testing.RealEngine;
+import net.commoninternet.ccci.testing.helpers.ChattyLogReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A chatty app cannot exhaust the heap: a real service prints about 74 MB of long lines, and its
  * log is read and rendered as a tier's service log is, in a JVM with a 64 MiB heap.
  */
+@RealEngine
 class ServiceLogBoundsTest {
 
     private final String stack = "ccci-chatty_" + Long.toHexString(System.nanoTime());

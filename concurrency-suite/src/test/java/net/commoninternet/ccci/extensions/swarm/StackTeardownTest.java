@@ -21,6 +21,7 @@ import net.commoninternet.ccci.testing.EngineRestart;
 import net.commoninternet.ccci.testing.ForkShares.AloneOnTheEngine;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LogCapture;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * container; the teardown must, or the volume stays "in use" and every janitor pass after it
  * spends its whole time limit on the stack.
  */
+@RealEngine
 class StackTeardownTest {
 
     private final String stack = "ccciteardown_" + Long.toHexString(System.nanoTime());

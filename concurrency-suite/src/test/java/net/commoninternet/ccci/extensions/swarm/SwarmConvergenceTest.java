@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LogCapture;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * Spec section 8 on the real local swarm. The stack name is outside RUN_APP_RE, so no janitor
  * ever probes it; every test removes it afterwards.
  */
+@RealEngine
 class SwarmConvergenceTest {
 
     private static final String STACK = "ccci-convergence-test";

@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.recipe.EnvFile;
-import net.commoninternet.ccci.extensions.recipe.FetchRun;
+import net.commoninternet.ccci.testing.RealProcesses;
+import net.commoninternet.ccci.testing.helpers.FetchRun;
 import net.commoninternet.ccci.extensions.recipe.RecipeFetch;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * through a run's {@code servers/} land in the canonical path; {@code CCCI_SKIP_FETCH} copies
  * the staged clone instead of sharing it.
  */
+@RealProcesses
 class RunAbraDirTest {
 
     private static final Path CUSTOM_HTML = MavenRun.ROOT.resolve("recipe-suites/recipes/custom-html");

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.Helpers;
+import net.commoninternet.ccci.testing.RealProcesses;
+import net.commoninternet.ccci.testing.helpers.StateRun;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * count nor lose its own files when the first run ends normally. Run with distinct run ids (two
  * Drone builds of one PR) and with one shared run id (only the pid tells them apart).
  */
+@RealProcesses
 class RunStateTest {
 
     private static final String DOMAIN = "stat-000001.ci.commoninternet.net";

@@ -1,8 +1,9 @@
-package net.commoninternet.ccci.extensions.swarm;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.time.Instant;
 import java.util.List;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.ServiceLog;
 
 /**
  * Helper process with a small heap (the test gives it -Xmx64m): reads one service's whole log the

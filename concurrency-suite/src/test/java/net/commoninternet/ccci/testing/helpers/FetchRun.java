@@ -1,4 +1,4 @@
-package net.commoninternet.ccci.extensions.recipe;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.extensions.recipe.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 
 /**

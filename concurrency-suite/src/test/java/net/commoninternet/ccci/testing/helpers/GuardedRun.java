@@ -1,4 +1,4 @@
-package net.commoninternet.ccci.extensions.guards;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import net.commoninternet.ccci.extensions.guards.LifetimeGuards;
+import net.commoninternet.ccci.extensions.guards.ParentDeathSignal;
+import net.commoninternet.ccci.extensions.guards.RunStopped;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 
 /**
@@ -23,7 +26,7 @@ import net.commoninternet.ccci.extensions.lock.AppDomainLock;
  */
 public final class GuardedRun {
 
-    static final int REFUSED = 2;
+    public static final int REFUSED = 2;
 
     private GuardedRun() {
     }

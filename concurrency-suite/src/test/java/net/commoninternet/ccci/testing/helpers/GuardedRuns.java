@@ -1,4 +1,4 @@
-package net.commoninternet.ccci.extensions.guards;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -9,6 +9,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import net.commoninternet.ccci.extensions.guards.GuardedCommand;
+import net.commoninternet.ccci.extensions.guards.LifetimeGuards;
+import net.commoninternet.ccci.extensions.guards.RunStopped;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 
 /**

@@ -1,8 +1,11 @@
-package net.commoninternet.ccci.extensions.lock;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.lock.AppDomainLease;
+import net.commoninternet.ccci.extensions.lock.DomainClaim;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords;
 
 /**
  * Helper process: a run of a simulated runner host. Takes a domain's claim (its flock in

@@ -1,10 +1,11 @@
-package net.commoninternet.ccci.extensions.lock;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.nio.file.Path;
 import java.util.List;
 import jnr.constants.platform.OpenFlags;
 import jnr.posix.POSIXFactory;
 import jnr.posix.SpawnFileAction;
+import net.commoninternet.ccci.extensions.lock.AppDomainLock;
 
 /**
  * Helper process: acquires a domain's lock with the real {@link AppDomainLock}, prints

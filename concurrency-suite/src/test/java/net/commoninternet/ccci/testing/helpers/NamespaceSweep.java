@@ -1,12 +1,16 @@
-package net.commoninternet.ccci.extensions.lock;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.lock.AppDomainLease;
+import net.commoninternet.ccci.extensions.lock.Janitor;
+import net.commoninternet.ccci.extensions.lock.JanitorCandidates;
+import net.commoninternet.ccci.extensions.lock.SwarmRecords;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.lifecycle.HostVariables;
 
 /**

@@ -1,4 +1,4 @@
-package net.commoninternet.ccci.testing;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.util.List;
 import java.util.stream.Collectors;

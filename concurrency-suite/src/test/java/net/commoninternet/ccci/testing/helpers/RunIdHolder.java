@@ -1,6 +1,7 @@
-package net.commoninternet.ccci.extensions.lock;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.nio.file.Path;
+import net.commoninternet.ccci.extensions.lock.RunIdLock;
 
 /**
  * Helper process: takes a run folder with the real {@link RunIdLock}, prints {@code held <pid>}

@@ -1,4 +1,4 @@
-package net.commoninternet.ccci.extensions.workspace;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
+import net.commoninternet.ccci.extensions.workspace.RunState;
 
 /**
  * The run-state part of a run in a helper JVM, in {@link RecipeCiRun}'s order: its state files

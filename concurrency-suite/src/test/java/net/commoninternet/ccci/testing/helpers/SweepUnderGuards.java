@@ -1,4 +1,4 @@
-package net.commoninternet.ccci.extensions.lock;
+package net.commoninternet.ccci.testing.helpers;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import net.commoninternet.ccci.extensions.guards.LifetimeGuards;
+import net.commoninternet.ccci.extensions.lock.Janitor;
 
 /**
  * Helper process: a run's janitor sweep under the real {@link LifetimeGuards}, shaped like

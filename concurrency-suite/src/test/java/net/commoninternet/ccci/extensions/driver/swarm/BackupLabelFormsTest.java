@@ -8,6 +8,7 @@ import net.commoninternet.ccci.extensions.backup.BackupLabels;
 import net.commoninternet.ccci.extensions.probe.ContainerExec;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * left out ({@code backupbot.backup.volumes.<volume>=false}), and hooks on a service that is not
  * itself backed up. The stack name is outside RUN_APP_RE, so no janitor probes it.
  */
+@RealEngine
 class BackupLabelFormsTest {
 
     private static final String STACK = "ccci-backup-forms-test";

@@ -12,6 +12,7 @@ import java.util.Map;
 import net.commoninternet.ccci.extensions.backup.BackupLabels;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a marker seeded before the backup and changed after it comes back. The stack name is
  * outside RUN_APP_RE, so no janitor probes it.
  */
+@RealEngine
 class BackupRestoreTest {
 
     private static final String STACK = "ccci-backup-test";

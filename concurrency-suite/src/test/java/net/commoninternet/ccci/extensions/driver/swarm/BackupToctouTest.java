@@ -12,6 +12,7 @@ import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.probe.ContainerExec;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * timing and decides only whether the old code lost; the fixed code's outcome does not depend on it.
  * The stack name is outside RUN_APP_RE, so no janitor probes it.
  */
+@RealEngine
 class BackupToctouTest {
 
     private static final String STACK = "ccci-backup-toctou-test";

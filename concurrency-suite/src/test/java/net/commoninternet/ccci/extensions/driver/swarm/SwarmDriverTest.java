@@ -26,6 +26,7 @@ import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import net.commoninternet.ccci.testing.LocalImages;
 import net.commoninternet.ccci.testing.LogCapture;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * masked) are exactly the generated ones, a secret mounted under another file name included.
  * The domain is outside RUN_APP_RE, so no janitor probes it.
  */
+@RealEngine
 class SwarmDriverTest {
 
     private static final String DOMAIN = "preflight-test.ccci.invalid";

@@ -16,6 +16,7 @@ import net.commoninternet.ccci.extensions.recipe.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import net.commoninternet.ccci.testing.MavenRun;
+import net.commoninternet.ccci.testing.RealEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * newer abra.sh bumped. The domain is outside RUN_APP_RE, so no
  * janitor probes it.
  */
+@RealEngine
 class UpgradeInPlaceTest {
 
     private static final String DOMAIN = "upgrade-test.ccci.invalid";
