@@ -2,11 +2,9 @@ package net.commoninternet.ccci.extensions.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.ServiceLoader;
-import net.commoninternet.ccci.lifecycle.RunLifecycle;
 import net.commoninternet.ccci.testing.Helper;
 import net.commoninternet.ccci.testing.RealProcesses;
+import net.commoninternet.ccci.testing.helpers.LoadAndWarmUp;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,21 +22,6 @@ class LoadingTheLifecycleTest {
             assertThat(jvm.awaitLine("loaded ")).endsWith("loaded net.commoninternet.ccci.extensions.run.RecipeCiRun, threads []");
             // the same look sees them once they are started: it can tell
             assertThat(jvm.awaitLine("warmed up, threads")).contains("ccci-engine-connect", "ccci-warm-up");
-        }
-    }
-
-    /** As the engine's discovery loads it, then its warm-up; prints ccci's threads after each. */
-    public static final class LoadAndWarmUp {
-        public static void main(String[] args) {
-            RunLifecycle lifecycle = ServiceLoader.load(RunLifecycle.class).findFirst().orElseThrow();
-            System.out.println("loaded " + lifecycle.getClass().getName() + ", threads " + ccciThreads());
-            lifecycle.warmUp();
-            System.out.println("warmed up, threads " + ccciThreads());
-        }
-
-        private static List<String> ccciThreads() {
-            return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("ccci-"))
-                    .sorted().toList();
         }
     }
 }
