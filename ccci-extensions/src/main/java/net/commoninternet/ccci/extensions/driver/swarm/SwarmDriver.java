@@ -113,7 +113,7 @@ public final class SwarmDriver implements AppDriver {
         try {
             String defaults = policy.writeDeployable(app, compose, deployable);
             if (!defaults.isEmpty()) {
-                LOG.info("ccci's default limits for the services that set none: {}", defaults);
+                LOG.info("ccci's limits for the services that set none, and what it lowered: {}", defaults);
             }
             List<String> command = List.of("docker", "stack", "deploy", "--prune", "--detach=true", "--resolve-image", "never",
                     "-c", deployable.toString(), app.stack());
