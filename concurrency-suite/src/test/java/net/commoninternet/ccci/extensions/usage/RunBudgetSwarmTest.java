@@ -50,6 +50,9 @@ class RunBudgetSwarmTest {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunBudgetSwarmTest.class);
     private static final String DOMAIN = "budget-test.ccci.invalid";
+    /** A service's command that writes 8 MiB files into its volume at /data as fast as the disk takes them. */
+    private static final String WRITER = "command: [\"sh\", \"-c\", \"i=0; while true; do dd if=/dev/zero of=/data/f$$i bs=1M"
+            + " count=8 2>/dev/null; i=$$((i+1)); done\"]";
 
     @TempDir
     Path runDir;
@@ -125,7 +128,7 @@ class RunBudgetSwarmTest {
     /**
      * A writer of 8 MiB files into its volume in a loop (about 300 MB/s here) against a share of
      * 512 MiB: the watch pauses its container and stops the run with the sentence; what the stack
-     * holds then is its share plus the overshoot (10 to 64 MiB here), within half the share. Without the watch nothing
+     * holds then is its share plus the overshoot (10 to 136 MiB here), within half the share. Without the watch nothing
      * stops it: the test fails once the stack holds twice the share.
      */
     @Test
@@ -136,11 +139,11 @@ class RunBudgetSwarmTest {
                 services:
                   writer:
                     image: IMAGE
-                    command: ["sh", "-c", "i=0; while true; do dd if=/dev/zero of=/data/f$$i bs=1M count=8 2>/dev/null; i=$$((i+1)); done"]
+                    WRITER
                     volumes: [data:/data]
                 volumes:
                   data:
-                """);
+                """.replace("WRITER", WRITER));
         CompletableFuture<String> stopped = new CompletableFuture<>();
         DiskWatch watch = new DiskWatch(docker.client(), app.stack(), share, stopped::complete);
         Thread watching = new Thread(watch::watch, "disk-watch-test");
@@ -181,7 +184,7 @@ class RunBudgetSwarmTest {
                 services:
                   app:
                     image: %s
-                    command: ["sh", "-c", "i=0; while true; do dd if=/dev/zero of=/data/f$$i bs=1M count=8 2>/dev/null; i=$$((i+1)); done"]
+                    WRITER
                     volumes: [data:/data]
                     networks: [proxy]
                     healthcheck:
@@ -193,7 +196,7 @@ class RunBudgetSwarmTest {
                 networks:
                   proxy:
                     external: true
-                """.formatted(LocalImages.BUSYBOX), StandardCharsets.UTF_8);
+                """.formatted(LocalImages.BUSYBOX).replace("WRITER", WRITER), StandardCharsets.UTF_8);
         Files.writeString(recipes.resolve(".env.sample"), "TYPE=i40disk\n", StandardCharsets.UTF_8);
         MavenRun run = MavenRun.start(runDir.resolve("disk.log"), Map.of("CCCI_RUNS_DIR", runDir.resolve("runs").toString(),
                 "ABRA_DIR", runDir.resolve("abra").toString()), "-Drecipe=i40disk", "-Dccci.recipes=" + runDir.resolve("recipes"),
