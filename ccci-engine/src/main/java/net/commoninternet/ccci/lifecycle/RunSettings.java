@@ -135,9 +135,11 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
      * @param hookTimeout how long a recipe's backupbot hook may run in its container ({@code ccci.hook-timeout})
      * @param unconfined the boundaries around recipe containers this host's operator accepts to run without
      *        ({@code ccci.host.unconfined}); by default none: a run on an engine without one refuses
+     * @param budget one run's share of the host ({@code ccci.budget.*}): what its services may take in sum,
+     *        its disk and its logs
      */
     public record HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance, Duration hookTimeout,
-            Set<Boundary> unconfined) {
+            Set<Boundary> unconfined, RunBudget budget) {
         /** The default bound of a recipe's hook. */
         public static final Duration DEFAULT_HOOK_TIMEOUT = Duration.ofMinutes(10);
 
@@ -159,6 +161,13 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
             Objects.requireNonNull(deployAllowance, "deployAllowance");
             Objects.requireNonNull(hookTimeout, "hookTimeout");
             unconfined = Set.copyOf(unconfined);
+            Objects.requireNonNull(budget, "budget");
+        }
+
+        /** With the default run budget. */
+        public HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance, Duration hookTimeout,
+                Set<Boundary> unconfined) {
+            this(approvedRecipes, deployAllowance, hookTimeout, unconfined, RunBudget.DEFAULT);
         }
 
         /** With every boundary required. */

@@ -18,6 +18,7 @@ import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.engine.config.SettingsReader;
 import net.commoninternet.ccci.engine.descriptor.RecipeRunDescriptor;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
+import net.commoninternet.ccci.lifecycle.RunBudget;
 import net.commoninternet.ccci.lifecycle.RunSettings;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -228,6 +229,30 @@ class EngineDiscoveryTest {
         assertThat(lease.heartbeat()).hasSeconds(5);
         assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).options().lease())
                 .isEqualTo(RunSettings.Lease.DEFAULT);
+    }
+
+    /**
+     * One run's share of the host is the host's: each ccci.budget key in units a person writes, its
+     * default docs/security.md's, a value out of its bounds one sentence naming the key and an example.
+     */
+    @Test
+    void theRunBudgetIsTheHostsEachKeyBoundedWithItsDefault() {
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).options().trust().budget())
+                .isEqualTo(RunBudget.DEFAULT);
+        RunBudget set = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.BUDGET_MEMORY, "12g",
+                Constants.BUDGET_PIDS, "8192", Constants.BUDGET_CPUS, "1.5", Constants.BUDGET_TASKS, "10",
+                Constants.BUDGET_DISK, "1.5GiB", Constants.BUDGET_LOG_MAX_SIZE, "512k", Constants.BUDGET_LOG_MAX_FILE, "2"))
+                .options().trust().budget();
+        assertThat(set).isEqualTo(new RunBudget(new RunBudget.Limits(12L << 30, 8192, 1.5, 10), 3L << 29,
+                new RunBudget.Logs(512L << 10, 2)));
+        Map<String, String> bad = Map.of(Constants.BUDGET_MEMORY, "1m", Constants.BUDGET_PIDS, "lots", Constants.BUDGET_CPUS,
+                "-1", Constants.BUDGET_TASKS, "0", Constants.BUDGET_DISK, "8 elephants", Constants.BUDGET_LOG_MAX_SIZE, "2g",
+                Constants.BUDGET_LOG_MAX_FILE, "101");
+        bad.forEach((key, value) -> assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", key, value))
+                .message()).as(key).startsWith(key + "='" + value + "' is not ").contains("-D" + key + "="));
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.BUDGET_MEMORY, "1m"))
+                .message()).isEqualTo(Constants.BUDGET_MEMORY + "='1m' is not a size from 64 MiB to 1 PiB: pass bytes or a"
+                        + " binary unit, for example -D" + Constants.BUDGET_MEMORY + "=8g (the default).");
     }
 
     /** The run-app namespace: a domain suffix of DNS labels, refused in one sentence otherwise (no run app could match it). */

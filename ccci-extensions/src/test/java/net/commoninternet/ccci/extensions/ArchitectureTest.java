@@ -63,6 +63,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   driver                            AppDriver and what every driver shares
  *   lock                              app-domain lock and lease, janitor
  *   browser   backup   boundary       the app's pictures; backupbot's labels; gVisor and egress
+ *   usage                             the run's disk, watched against its share
  *   probe                             HTTP probes, exec and shells in the app's containers
  *   swarm                             convergence, teardown, stack labels, service logs
  *   workspace                         run folder, ABRA_DIR, state files, the app's set-up
@@ -107,6 +108,7 @@ class ArchitectureTest {
             new Layer("browser", EXT + ".browser"),
             new Layer("backup", EXT + ".backup"),
             new Layer("boundary", EXT + ".boundary"),
+            new Layer("usage", EXT + ".usage"),
             new Layer("probe", EXT + ".probe"),
             new Layer("swarm", EXT + ".swarm"),
             new Layer("workspace", EXT + ".workspace"),
@@ -222,20 +224,21 @@ class ArchitectureTest {
             "lock", new String[] {"run"},
             "browser", new String[] {"run", "deployment"},
             "boundary", new String[] {"run"},
+            "usage", new String[] {"run"},
             "backup", concat("run", "deployment", DRIVERS),
             "probe", concat("run", "deployment", DRIVERS, "browser", "backup"),
-            "swarm", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "backup", "probe"),
+            "swarm", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "backup", "probe", "usage"),
             "workspace", concat("run", "results", "deployment", DRIVERS, "lock"),
             "policy", concat("run", "deployment", DRIVERS, "lock", "swarm", "workspace"),
             "recipe", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "probe", "swarm",
                     "workspace", "policy"),
             "docker", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "boundary", "backup",
-                    "probe", "swarm", "workspace", "policy", "recipe"),
+                    "probe", "swarm", "workspace", "policy", "recipe", "usage"),
             "guards", new String[] {"run"},
             "children", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "boundary", "backup",
                     "probe", "swarm", "workspace", "policy", "recipe", "docker", "guards"),
             "waits", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "boundary", "backup",
-                    "probe", "swarm", "workspace", "policy", "recipe", "docker", "guards", "children"),
+                    "probe", "swarm", "workspace", "policy", "recipe", "docker", "guards", "children", "usage"),
             "secrets", new String[] {"run", "results", "swarm"});
 
     private static Map<String, String[]> orderedMap(Object... pairs) {

@@ -154,6 +154,56 @@ public final class Constants {
     public static final String HOOK_TIMEOUT = "ccci.hook-timeout";
 
     /**
+     * One run's share of the host's memory, in bytes or with a binary unit ({@code 8g}, {@code 512m});
+     * default {@code 8g}, at least {@code 64m}. Judged on the resolved compose before the deploy: the
+     * sum over the run's services of replicas (a global service: once per node of the swarm) times its
+     * memory limit plus its tmpfs sizes (an unsized tmpfs at ccci's default size) must fit; a service
+     * without a memory limit is given ccci's default (1 GiB), or an equal share of what the others leave
+     * if that is less. A recipe over it is refused in one sentence naming every service's part. Set on
+     * the host only (configuration parameters, never the environment or the recipe), like every
+     * {@code ccci.budget.} key.
+     */
+    public static final String BUDGET_MEMORY = "ccci.budget.memory";
+
+    /**
+     * One run's share of processes: the sum of its services' pids limits, replicas counted; default
+     * 4096, from 64 to 4194304. A service without one is given ccci's default (1024), or an equal share
+     * of what the others leave if that is less.
+     */
+    public static final String BUDGET_PIDS = "ccci.budget.pids";
+
+    /**
+     * One run's share of reserved CPUs: the sum of its services' {@code reservations.cpus}, replicas
+     * counted; default 2, from 0 to 1024. A reservation is CPU swarm sets aside: another run's task
+     * cannot be scheduled on it.
+     */
+    public static final String BUDGET_CPUS = "ccci.budget.cpus";
+
+    /** One run's share of containers at once: replicas summed over its services; default 16, from 1 to 1000. */
+    public static final String BUDGET_TASKS = "ccci.budget.tasks";
+
+    /**
+     * One run's share of the host's disk, in bytes or with a binary unit; default {@code 4g}, at least
+     * {@code 64m}: what the run's volumes, its containers' writable layers and their log files hold,
+     * measured while the run goes on. A run that crosses it has its containers paused and is stopped,
+     * torn down and failed in one sentence naming what held the bytes.
+     */
+    public static final String BUDGET_DISK = "ccci.budget.disk";
+
+    /**
+     * The size at which a container's log file is rotated, set on every service of the run
+     * ({@code json-file} or {@code local} {@code max-size}); default {@code 10m}, from {@code 64k} to
+     * {@code 1g}. A recipe may set a smaller one; a larger one is lowered to this.
+     */
+    public static final String BUDGET_LOG_MAX_SIZE = "ccci.budget.log-max-size";
+
+    /**
+     * How many log files a container keeps ({@code max-file}), set on every service of the run; default
+     * 3, from 1 to 100. A recipe may set fewer; more are lowered to this.
+     */
+    public static final String BUDGET_LOG_MAX_FILE = "ccci.budget.log-max-file";
+
+    /**
      * Seconds an app-domain lease (held in the swarm's raft store beside the host's flock, so that
      * several runner hosts of one swarm never run one domain at once) must stay unrenewed before
      * another host's run or janitor takes it over; from 3 to 3600, default {@value #DEFAULT_LEASE_TTL_SECONDS}.

@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import net.commoninternet.ccci.lifecycle.HostVariables;
+import net.commoninternet.ccci.lifecycle.RunBudget;
 import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.spi.Driver;
 import org.apiguardian.api.API;
@@ -171,6 +172,7 @@ public final class SettingsReader {
                     + MAX_HOOK_TIMEOUT_SECONDS + " (the default is " + DEFAULT_HOOK_TIMEOUT_SECONDS + ").");
         }
         Set<RunSettings.HostTrust.Boundary> unconfined = unconfined();
+        RunBudget budget = budget();
         String probeImage = config.get(PROBE_IMAGE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_PROBE_IMAGE);
         if (!problems.isEmpty()) {
             return Optional.empty();
@@ -178,7 +180,7 @@ public final class SettingsReader {
         return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver,
                 new RunSettings.HostPaths(recipes, new RunSettings.Namespace(lockDir, domainSuffix), runsDir, abraDir, logFile),
                 new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, new RunSettings.HostTrust(approved, allowance,
-                        Duration.ofSeconds(hookTimeout), unconfined),
+                        Duration.ofSeconds(hookTimeout), unconfined, budget),
                         probeImage, lease)));
     }
 
@@ -251,6 +253,63 @@ public final class SettingsReader {
                             + "=runtime,egress), or leave the key out."));
         }
         return accepted;
+    }
+
+    /**
+     * {@code ccci.budget.*}: one run's share of the host, from the configuration parameters only (the
+     * host's Maven command), never the environment, which a pipeline file can set.
+     */
+    private RunBudget budget() {
+        RunBudget fallback = RunBudget.DEFAULT;
+        long memory = size(BUDGET_MEMORY, fallback.limits().memory(), 64L << 20, 1L << 50);
+        long pids = count(BUDGET_PIDS, fallback.limits().pids(), 64, 4_194_304);
+        String cpusText = config.get(BUDGET_CPUS).map(String::trim).orElse("2");
+        double cpus = -1;
+        try {
+            cpus = Double.parseDouble(cpusText);
+        } catch (NumberFormatException notANumber) {
+            // said below
+        }
+        if (!(cpus >= 0 && cpus <= 1024)) {
+            problems.add(BUDGET_CPUS + "='" + printable(cpusText) + "' is not a number of CPUs from 0 to 1024: pass one"
+                    + " such as -D" + BUDGET_CPUS + "=2 (the default).");
+        }
+        long tasks = count(BUDGET_TASKS, fallback.limits().tasks(), 1, 1000);
+        long disk = size(BUDGET_DISK, fallback.disk(), 64L << 20, 1L << 50);
+        long logSize = size(BUDGET_LOG_MAX_SIZE, fallback.logs().maxSize(), 64L << 10, 1L << 30);
+        long logFiles = count(BUDGET_LOG_MAX_FILE, fallback.logs().maxFiles(), 1, 100);
+        return new RunBudget(new RunBudget.Limits(memory, pids, Math.max(cpus, 0), (int) tasks), disk,
+                new RunBudget.Logs(logSize, (int) logFiles));
+    }
+
+    /** A size key ({@code 8g}, {@code 512m}, bytes) from {@code min} to {@code max}, else a problem naming both. */
+    private long size(String key, long fallback, long min, long max) {
+        Optional<String> raw = config.get(key).map(String::trim).filter(v -> !v.isEmpty());
+        long bytes = raw.map(RunBudget::bytes).orElse(fallback);
+        if (bytes < min || bytes > max) {
+            problems.add(key + "='" + printable(raw.orElse("")) + "' is not a size from " + RunBudget.shown(min) + " to "
+                    + RunBudget.shown(max) + ": pass bytes or a binary unit, for example -D" + key + "="
+                    + RunBudget.shown(fallback).replace(" ", "").replace("iB", "").toLowerCase(Locale.ROOT) + " (the default).");
+            return fallback;
+        }
+        return bytes;
+    }
+
+    /** A whole-number key from {@code min} to {@code max}, else a problem naming both. */
+    private long count(String key, long fallback, long min, long max) {
+        String raw = config.get(key).map(String::trim).filter(v -> !v.isEmpty()).orElse(Long.toString(fallback));
+        long value;
+        try {
+            value = Long.parseLong(raw);
+        } catch (NumberFormatException e) {
+            value = min - 1;
+        }
+        if (value < min || value > max) {
+            problems.add(key + "='" + printable(raw) + "' is not a whole number from " + min + " to " + max + ": pass one,"
+                    + " for example -D" + key + "=" + fallback + " (the default).");
+            return fallback;
+        }
+        return value;
     }
 
     /** {@code ccci.lease.ttl} and {@code ccci.lease.heartbeat}, within their bounds. */

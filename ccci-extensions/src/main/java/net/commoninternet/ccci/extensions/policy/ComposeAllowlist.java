@@ -30,7 +30,8 @@ import net.commoninternet.ccci.extensions.policy.ComposeRules.Rule;
  * healthcheck, sysctls and ulimits, which the kernel namespaces), on the stack's own swarm objects
  * (its networks, volumes, secrets and configs, named in its namespace), or is ignored by the CLI
  * for a swarm ({@code build}, {@code restart}, ...: it says so as it deploys). Labels are judged by
- * prefix ({@link ComposeLabels}), resources against the host's bounds ({@link ResourceBounds}).
+ * prefix ({@link ComposeLabels}), resources against the host's bounds ({@link ResourceBounds}), logging
+ * to the engine's own rotated files ({@link LogBounds}).
  */
 final class ComposeAllowlist {
 
@@ -114,19 +115,6 @@ final class ComposeAllowlist {
             "recipes publish no ports, they are reached through the " + DeployPolicy.PROXY_NETWORK
                     + " network and their traefik labels; drop ports."));
 
-    /** Only the engine's own log files: any other driver sends the output where the recipe chooses. */
-    private static final Rule LOGGING = (judging, at, logging) -> {
-        String driver = logging.path("driver").asText("json-file");
-        if (!driver.equals("json-file") && !driver.equals("local")) {
-            judging.refuse(at.at("driver"), driver, "sends its output with the logging driver", "makes the engine dial or"
-                    + " write to a place the recipe chooses, from the host's own network and file system", "drop logging:"
-                    + " the engine keeps the service's log, and ccci reads it from there.");
-            return;
-        }
-        keys(Map.of("driver", text(), "options", keys(Map.of("max-size", text(), "max-file", text(), "compress", text(),
-                "mode", oneOf("blocking", "non-blocking"), "max-buffer-size", text())))).judge(judging, at, logging);
-    };
-
     /** Keys that ask for the host itself (swarm ignores most of them today; a recipe that asks for them asks for the host). */
     private static Rule hostKey(String key) {
         return refused("sets", HOST, "swarm gives a service none of the host's devices, namespaces or security options;"
@@ -172,7 +160,7 @@ final class ComposeAllowlist {
             entry("secrets", each(FILE_USE)), entry("configs", each(FILE_USE)),
             entry("cap_drop", each(text())), entry("cap_add", CAP_ADD),
             entry("ports", PORTS),
-            entry("logging", LOGGING),
+            entry("logging", LogBounds.RULE),
             entry("devices", hostKey("devices")), entry("privileged", hostKey("privileged")),
             entry("security_opt", hostKey("security_opt")), entry("pid", hostKey("pid")), entry("ipc", hostKey("ipc")),
             entry("userns_mode", hostKey("userns_mode")), entry("network_mode", hostKey("network_mode")),

@@ -147,18 +147,19 @@ public record ComposeConfig(String text, JsonNode tree) {
     }
 
     /**
-     * The compose a deploy of this judged config gets, as one file: the judged tree with ccci's
-     * default limits on services that set none ({@link ResourceBounds}), without what the deploy must
-     * not read again ({@code env_file}: its values are in {@code environment} already and its path
-     * names the recipe's folder; {@code x-} extension fields, which mean nothing to the engine), at
-     * the compose version that carries {@code pids}, and every {@code $} of a value doubled: the CLI
-     * interpolates what it deploys, and the judged values are final. So the deploy gets exactly what
-     * the policy judged, whatever the files or the env are by then. Returns, for the log, the
-     * services that got ccci's defaults.
+     * The compose a deploy of this judged config gets, as one file: the judged tree with what ccci gives
+     * its services ({@code defaults}: limits where a service sets none, tmpfs sizes, log rotation;
+     * {@link ResourceBounds#withDefaults}), without what the deploy must not read again
+     * ({@code env_file}: its values are in {@code environment} already and its path names the recipe's
+     * folder; {@code x-} extension fields, which mean nothing to the engine), at the compose version
+     * that carries {@code pids}, and every {@code $} of a value doubled: the CLI interpolates what it
+     * deploys, and the judged values are final. So the deploy gets exactly what the policy judged,
+     * whatever the files or the env are by then. Returns, for the log, the services that got ccci's
+     * limits and what of the recipe's own log rotation was lowered.
      */
-    public String writeDeployable(Path file) throws IOException {
-        Map<String, Map<String, Object>> defaults = ResourceBounds.missing(tree);
-        JsonNode deployable = ResourceBounds.withDefaults(tree);
+    String writeDeployable(Path file, ResourceBounds.Defaults defaults) throws IOException {
+        List<String> lowered = new ArrayList<>();
+        JsonNode deployable = ResourceBounds.withDefaults(tree, defaults, lowered);
         strip(deployable);
         if (!ResourceBounds.carriesPids(deployable.path("version").asText(""))) {
             // the first 3.x schema the CLI validates pids against; the CLI prints the version it read, never none
@@ -167,7 +168,9 @@ public record ComposeConfig(String text, JsonNode tree) {
         Files.writeString(file, RecipeLabels.write(escaped(deployable)), StandardCharsets.UTF_8,
                 LinkOption.NOFOLLOW_LINKS, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-        return ResourceBounds.describe(defaults);
+        String limits = ResourceBounds.describe(ResourceBounds.missing(tree, defaults));
+        return lowered.isEmpty() ? limits : limits + (limits.isEmpty() ? "" : "; ") + "lowered to this host's bound: "
+                + String.join(", ", lowered);
     }
 
     /**

@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -12,6 +13,7 @@ import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
+import net.commoninternet.ccci.lifecycle.RunBudget;
 import net.commoninternet.ccci.lifecycle.RunSettings;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
@@ -42,13 +44,22 @@ public final class DeployPolicy {
 
     private final DeployAllowance allowance;
     private final Duration hookTimeout;
+    private final RunBudget budget;
     private final ChildProcesses children;
+    private final RunShare.Nodes nodes;
 
-    /** The host's policy: its allowance and the bound of a recipe's hooks. */
+    /** The host's policy: its allowance, the bound of a recipe's hooks, one run's share of the host. */
     public DeployPolicy(RunSettings.HostTrust trust, ChildProcesses children) {
+        this(trust, children, () -> swarmNodes(children));
+    }
+
+    /** {@code nodes}: how many nodes a global service runs on. */
+    DeployPolicy(RunSettings.HostTrust trust, ChildProcesses children, RunShare.Nodes nodes) {
         this.allowance = trust.deployAllowance();
         this.hookTimeout = trust.hookTimeout();
+        this.budget = trust.budget();
         this.children = children;
+        this.nodes = nodes;
     }
 
     /** {@code allowance}, hooks bounded by the default. */
@@ -79,6 +90,50 @@ public final class DeployPolicy {
             LOG.warn("!! deploy allowance {} (set on this host): {} {} {} — allowed, not refused !!", allowed.get(),
                     finding.where(), finding.what(), finding.value());
         }
+        defaults(app, compose);
+    }
+
+    /**
+     * What ccci gives the services of the judged compose (limits, tmpfs sizes, log rotation), once the
+     * sum over them fits one run's share of the host ({@link RunShare}); else one sentence naming every
+     * service's part.
+     */
+    ResourceBounds.Defaults defaults(App app, ComposeConfig judged) throws IOException {
+        try {
+            return RunShare.judge(app.recipe(), RunShare.parts(judged.tree(), nodes), budget);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while counting the swarm's nodes", e);
+        }
+    }
+
+    /**
+     * Writes the compose a deploy of {@code judged} gets ({@link ComposeConfig#writeDeployable}), with
+     * what ccci gives its services; returns, for the log, what it gave and lowered.
+     */
+    public String writeDeployable(App app, ComposeConfig judged, Path file) throws IOException {
+        return judged.writeDeployable(file, defaults(app, judged));
+    }
+
+    /** ccci's defaults for {@code judged} as a compose overlay (for the abra driver), or null if none. */
+    public JsonNode limitsOverlay(App app, ComposeConfig judged) throws IOException {
+        return ResourceBounds.overlay(judged.tree(), defaults(app, judged));
+    }
+
+    /**
+     * How many nodes a global service of the run would run on: every node of the swarm that is not
+     * drained (its placement constraints may name fewer: counting every one is the bound), as the
+     * run's engine says.
+     */
+    private static int swarmNodes(ChildProcesses children) throws IOException, InterruptedException {
+        ChildProcesses.Whole listed = children.runWhole(List.of("docker", "node", "ls", "--format", "{{.Availability}}"),
+                Path.of("/"), Map.of(), Duration.ofMinutes(1), 1 << 20);
+        if (!listed.ok()) {
+            throw new IOException("the swarm's nodes, which a global service runs on, could not be counted: "
+                    + listed.stderr().strip());
+        }
+        return (int) listed.stdout().lines().map(String::strip).filter(a -> !a.isEmpty() && !a.equalsIgnoreCase("drain"))
+                .count();
     }
 
     /**

@@ -23,6 +23,7 @@ import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.Checkout;
 import net.commoninternet.ccci.extensions.results.AppPictures;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import net.commoninternet.ccci.extensions.usage.DiskWatch;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;
 import net.commoninternet.ccci.lifecycle.RunSteps;
 import net.commoninternet.ccci.spi.Probes;
@@ -33,7 +34,8 @@ import net.commoninternet.ccci.spi.RunTimeline;
  * hooks run), then the app: created, set up (env, overlays, install steps), its pre-install hooks,
  * the deploy, convergence, and the secret values it really mounts (under the abra driver ccci never
  * saw them), masked from then on. The app's browser and its READY_PROBE begin beside the
- * convergence's last part. Keeps the app once created, for the teardown's results.
+ * convergence's last part; the run's disk is watched from just before the deploy until the teardown.
+ * Keeps the app once created, for the teardown's results.
  */
 final class AppDeploy {
 
@@ -43,6 +45,8 @@ final class AppDeploy {
     private final ColdDeps coldDeps;
     /** The run's own app, once created: what the teardown's results mask even if the deploy failed. */
     private volatile App app;
+    /** The watch of the run's disk, once begun: one run's share of the host's disk ({@code ccci.budget.disk}). */
+    private volatile DiskWatch watch;
 
     AppDeploy(LifecycleContext run, RunSteps steps, RunMeans means, ColdDeps coldDeps) {
         this.run = run;
@@ -56,6 +60,14 @@ final class AppDeploy {
         return Optional.ofNullable(app);
     }
 
+    /** Ends the watch of the run's disk, if it began: the teardown removes what it watched. */
+    void endWatch() {
+        DiskWatch begun = watch;
+        if (begun != null) {
+            begun.close();
+        }
+    }
+
     Deployment deploy(Prepared prepared, RunTools tools) throws Exception {
         RunTimeline timeline = run.timeline();
         Checkout checkout = prepared.checkout();
@@ -66,6 +78,10 @@ final class AppDeploy {
             means.console().addSecrets(app.secretValues().values());
             prepared.setup().beforeInstall(app, prepared.keys());
             steps.beforeDeploy(new RunHookContext(app, prepared.keys(), Tier.INSTALL, Optional.empty(), deps.domains()));
+            // the run's disk is watched from before its first container exists until its teardown begins
+            watch = new DiskWatch(tools.docker().client(), app.stack(), run.settings().options().trust().budget().disk(),
+                    means.guards()::stopAlone);
+            means.threads().start("ccci-disk-watch", watch::watch);
             tools.driver().deploy(app);
             // the one probe container of the app: its start overlaps the convergence wait
             tools.http().prepare(app.stack());

@@ -169,7 +169,9 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
         try {
             return made.app().deploy(made.prepared(), made.tools());
         } catch (Exception | Error e) {
-            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", run.redact(String.valueOf(e.getMessage()))));
+            // a run stopped mid-deploy (its disk share crossed, its lease lost) fails for that reason, not the interrupt's
+            String why = means.guards().stopReason().orElse(String.valueOf(e.getMessage()));
+            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", run.redact(why)));
             throw e;
         }
     }
@@ -219,6 +221,8 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
         boolean clean = false;
         RunTimeline.Span span = timeline.start("teardown");
         try {
+            // the disk watch ends first: a pause of the app's containers must not race their removal
+            made.app().endWatch();
             // no probe starts from here on; the app's probe container goes with its stack
             made.tools().http().close();
             made.tools().browser().close();

@@ -6,7 +6,7 @@
  * of its recipe ({@code DeployedIdentity}, {@code ConfigVersions}).
  *
  * <p>Depends on {@code docker}, {@code policy}, {@code recipe}, {@code secrets} and {@code waits};
- * the probes, the browser, the locks, the drivers and the lifecycle depend on it.
+ * the probes, the browser, the locks, the drivers, the disk watch and the lifecycle depend on it.
  */
 @API(status = API.Status.INTERNAL)
 package net.commoninternet.ccci.extensions.swarm;

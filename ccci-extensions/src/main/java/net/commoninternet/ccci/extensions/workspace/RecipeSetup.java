@@ -152,16 +152,16 @@ public final class RecipeSetup {
     }
 
     /**
-     * ccci's default limits as the last overlay of {@code COMPOSE_FILE}, for a driver that deploys
-     * the recipe's files itself (abra): the services of the judged compose that set no memory or
-     * pids limit get them ({@link ResourceBounds#overlay}); none missing, no overlay.
+     * ccci's defaults as the last overlay of {@code COMPOSE_FILE}, for a driver that deploys the
+     * recipe's files itself (abra): {@code limits}, what the judged compose's services get
+     * ({@link ResourceBounds#overlay}: limits where a service sets none, tmpfs sizes, the host's log
+     * rotation); null, no overlay.
      */
-    public static void applyLimits(App app, ComposeConfig judged) throws IOException {
+    public static void applyLimits(App app, com.fasterxml.jackson.databind.JsonNode limits) throws IOException {
         List<String> files = new ArrayList<>(app.composeFiles());
         if (files.stream().anyMatch(f -> Path.of(f).normalize().toString().equals(LIMITS_OVERLAY))) {
             return; // made for this tree; beforeInstall and beforeUpgrade drop it when the tree moves
         }
-        com.fasterxml.jackson.databind.JsonNode limits = ResourceBounds.overlay(judged.tree());
         EnvFile env = EnvFile.read(app.envFile());
         if (limits != null) {
             writeOverlay(app, LIMITS_OVERLAY, RecipeLabels.write(limits));

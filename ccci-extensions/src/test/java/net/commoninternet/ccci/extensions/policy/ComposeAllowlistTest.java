@@ -258,9 +258,9 @@ class ComposeAllowlistTest {
         ComposeConfig judged = new DeployPolicy(DeployAllowance.NONE, children).check(app);
         Path deployable = dir.resolve("deploy.yml");
 
-        String defaults = judged.writeDeployable(deployable);
+        String defaults = new DeployPolicy(DeployAllowance.NONE, children).writeDeployable(app, judged, deployable);
 
-        assertThat(defaults).isEqualTo("app (memory 1024 MiB, pids 1024), db (pids 1024)");
+        assertThat(defaults).isEqualTo("app (memory 1 GiB, pids 1024), db (pids 1024)");
         String text = Files.readString(deployable);
         assertThat(text).doesNotContain("env_file").doesNotContain("x-env").contains("$$HOME");
         ChildProcesses.Whole read = children.runWhole(List.of("docker", "stack", "config", "-c", deployable.toString()), dir,

@@ -12,9 +12,11 @@ import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.RecipeCustomization;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.policy.ComposeConfig;
+import net.commoninternet.ccci.extensions.policy.DeployPolicy;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.EnvFile;
 import net.commoninternet.ccci.extensions.recipe.TempApp;
+import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -162,17 +164,21 @@ public class RecipeSetupTest {
     }
 
     /**
-     * For a driver that deploys the recipe's files itself (abra): ccci's default limits are the last
-     * overlay of COMPOSE_FILE, for the services that set none, and what the CLI resolves with it has them.
+     * For a driver that deploys the recipe's files itself (abra): ccci's defaults are the last overlay
+     * of COMPOSE_FILE (limits for the services that set none, a size for an unsized tmpfs, the host's
+     * log rotation, a recipe's larger one lowered), and what the CLI resolves with it has them.
      */
     @Test
     void theDefaultLimitsAreTheLastOverlayForADriverThatDeploysTheFilesItself() throws Exception {
-        Files.writeString(app.recipeDir().resolve("compose.yml"), "services:\n  app:\n    image: nginx:alpine\n  db:\n"
-                + "    image: nginx:alpine\n    deploy:\n      resources:\n        limits: {memory: 64M}\n");
+        Files.writeString(app.recipeDir().resolve("compose.yml"), "version: \"3.9\"\nservices:\n  app:\n    image: nginx:alpine\n"
+                + "    volumes:\n      - {type: tmpfs, target: /cache}\n      - {type: volume, source: data, target: /data}\n"
+                + "    logging: {driver: json-file, options: {max-size: 1g, compress: 'true'}}\n  db:\n"
+                + "    image: nginx:alpine\n    deploy:\n      resources:\n        limits: {memory: 64M}\nvolumes:\n  data:\n");
         EnvFile.read(app.envFile()).set("COMPOSE_FILE", "compose.yml").write(app.envFile());
+        DeployPolicy policy = new DeployPolicy(DeployAllowance.NONE, children);
 
-        RecipeSetup.applyLimits(app, ComposeConfig.of(app, children));
-        RecipeSetup.applyLimits(app, ComposeConfig.of(app, children)); // again: the overlay is there once
+        RecipeSetup.applyLimits(app, policy.limitsOverlay(app, ComposeConfig.of(app, children)));
+        RecipeSetup.applyLimits(app, policy.limitsOverlay(app, ComposeConfig.of(app, children))); // again: the overlay is there once
 
         assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml:" + RecipeSetup.LIMITS_OVERLAY);
         com.fasterxml.jackson.databind.JsonNode resolved = ComposeConfig.of(app, children).tree();
@@ -180,5 +186,13 @@ public class RecipeSetupTest {
         assertThat(resolved.at("/services/app/deploy/resources/limits/pids").asLong()).isEqualTo(1024);
         assertThat(resolved.at("/services/db/deploy/resources/limits/memory").asText()).isEqualTo(Long.toString(64L << 20));
         assertThat(resolved.at("/services/db/deploy/resources/limits/pids").asLong()).isEqualTo(1024);
+        assertThat(resolved.at("/services/app/logging/options/max-size").asText()).isEqualTo("10m");
+        assertThat(resolved.at("/services/app/logging/options/max-file").asText()).isEqualTo("3");
+        assertThat(resolved.at("/services/app/logging/options/compress").asText()).isEqualTo("true");
+        assertThat(resolved.at("/services/db/logging/driver").asText()).isEqualTo("json-file");
+        assertThat(resolved.at("/services/db/logging/options/max-size").asText()).isEqualTo("10m");
+        assertThat(resolved.at("/services/app/volumes")).hasSize(2);
+        assertThat(resolved.at("/services/app/volumes/0/tmpfs/size").asLong()).isEqualTo(256L << 20);
+        assertThat(resolved.at("/services/app/volumes/1/source").asText()).isEqualTo("data");
     }
 }

@@ -80,7 +80,7 @@ public final class AbraDriver implements AppDriver {
     /** {@code abra app deploy}, with ccci's default limits as the last overlay for the services that set none. */
     @Override
     public void deploy(App app) throws IOException, InterruptedException {
-        RecipeSetup.applyLimits(app, policy.check(app));
+        RecipeSetup.applyLimits(app, policy.limitsOverlay(app, policy.check(app)));
         abra.deploy(app.domain());
     }
 

@@ -102,7 +102,7 @@ public final class SwarmDriver implements AppDriver {
 
     /**
      * One deploy of the app's checked-out tree (what {@code abra app deploy -C -c} does), of exactly
-     * the compose the run's policy judged ({@link ComposeConfig#writeDeployable}: its defaults added,
+     * the compose the run's policy judged ({@link DeployPolicy#writeDeployable}: its defaults added,
      * nothing left to interpolate), written next to the app's env file for the CLI and removed after.
      */
     @Override
@@ -111,9 +111,9 @@ public final class SwarmDriver implements AppDriver {
         requireImages(compose);
         Path deployable = app.envFile().resolveSibling(app.domain() + ".deploy.yml");
         try {
-            String defaults = compose.writeDeployable(deployable);
+            String defaults = policy.writeDeployable(app, compose, deployable);
             if (!defaults.isEmpty()) {
-                LOG.info("ccci's default limits for the services that set none: {}", defaults);
+                LOG.info("ccci's limits for the services that set none, and what it lowered: {}", defaults);
             }
             List<String> command = List.of("docker", "stack", "deploy", "--prune", "--detach=true", "--resolve-image", "never",
                     "-c", deployable.toString(), app.stack());
