@@ -72,8 +72,8 @@ class ComposeAllowlistTest {
                 + "            - discrete_resource_spec: {kind: gpu, value: 1}\n" + PROXY))
                 .startsWith("evil: service app sets [{\"discrete_resource_spec\"")
                 .contains("(deploy.resources.reservations.generic_resources), which " + ComposeJudging.UNKNOWN);
-        assertThat(refusal(SERVICE + "    volumes: [data:/data]\n" + PROXY + "volumes:\n  data:\n    labels: {a: b}\n"))
-                .startsWith("evil: volume data has the label a=b (labels), which has a prefix no tool ccci knows reads");
+        // a label nothing on the host reads is a lint finding, not a refusal
+        passes(SERVICE + "    volumes: [data:/data]\n" + PROXY + "volumes:\n  data:\n    labels: {a: b}\n");
         assertThat(refusal(SERVICE + PROXY + "  own:\n    ipam:\n      config: [{subnet: 10.9.0.0/24}]\n"))
                 .startsWith("evil: network own chooses its addresses").contains("(ipam)");
         // x- extension fields mean nothing to the engine
@@ -153,9 +153,15 @@ class ComposeAllowlistTest {
                 .startsWith("evil: service app has the label net.commoninternet.ccci.anchor=proxy (labels)");
         assertThat(refusal(SERVICE + labels("coop-cloud.other_stack.version=1.0.0") + PROXY))
                 .contains("speaks for another stack than the run's own (" + STACK + ")");
-        assertThat(refusal(SERVICE + labels("ofelia.job-exec.x.command=touch /x") + PROXY))
-                .contains("has a prefix no tool ccci knows reads");
-        assertThat(refusal(SERVICE + labels("backupbot.backup.everything=true") + PROXY)).contains("is no backupbot label");
+        assertThat(refusal(SERVICE + labels("ofelia.job-local.x.command=touch /x") + PROXY))
+                .contains("is read by a label-driven tool that routes hosts or runs commands beyond the labelled service (ofelia)");
+        assertThat(refusal(SERVICE + labels("caddy=bank.example.com") + PROXY)).contains("(caddy)");
+        assertThat(refusal(SERVICE + labels("swarm.cronjob.enable=true", "swarm.cronjob.replicas=40") + PROXY))
+                .contains("makes swarm-cronjob scale the service to 40 replicas");
+        // read by nothing on the host: lint findings
+        passes(SERVICE + labels("backupbot.backup.everything=true", "coop-cloud.${STACK_NAME}.timeout=120", "diun.enable=true",
+                "swarm.cronjob.enable=true", "swarm.cronjob.schedule=*/5 * * * *", "swarm.cronjob.skip-running=true") + PROXY);
+        passes(SERVICE + "    deploy:\n      labels:\n        coop-cloud.${STACK_NAME}.timeout: \"120\"\n" + PROXY);
         passes(SERVICE + labels("coop-cloud.${STACK_NAME}.version=1.0.0+1", "coop-cloud.${STACK_NAME}.timeout=120",
                 "backupbot.backup=true", "backupbot.backup.pre-hook=true", "backupbot.backup.volumes.data.path=x") + PROXY);
     }
@@ -170,16 +176,22 @@ class ComposeAllowlistTest {
                 "traefik.http.middlewares.${STACK_NAME}-redirect.redirectscheme.scheme=https", "traefik.docker.network=proxy")
                 + PROXY);
 
-        assertThat(refusal(SERVICE + labels(router + ".rule=Host(`bank.example.com`)") + PROXY)).isEqualTo("evil: service app"
-                + " has the label traefik.http.routers." + STACK + ".rule=Host(`bank.example.com`) (deploy.labels), which routes"
-                + " bank.example.com to this app, a host other than the run's own domain (" + DOMAIN + "): a recipe's routers"
-                + " match Host(`${DOMAIN}`) or its subdomains only. If this host's operator trusts evil with it, run with"
-                + " -Dccci.deploy-allowance=evil:deploy.labels=traefik.http.routers." + STACK + ".rule=Host(`bank.example.com`).");
+        assertThat(refusal(SERVICE + labels(router + ".rule=Host(`bank.example.com`)") + PROXY)).startsWith("evil: service app"
+                + " has the label traefik.http.routers." + STACK + ".rule=Host(`bank.example.com`) (deploy.labels), which can"
+                + " match requests for bank.example.com, a host other than the run's own domain (" + DOMAIN + "): a recipe's"
+                + " routers match only Host(`${DOMAIN}`), its subdomains, or a HostRegexp every match of which ends in"
+                + " .${DOMAIN}; join an alternative that can match any host with Host(`${DOMAIN}`) (&&).");
         assertThat(refusal(SERVICE + labels(router + ".rule=Host(`${DOMAIN}`) || PathPrefix(`/`)") + PROXY))
-                .contains("can match requests for any host");
-        assertThat(refusal(SERVICE + labels(router + ".rule=!Host(`${DOMAIN}`)") + PROXY)).contains("can match requests for any host");
-        assertThat(refusal(SERVICE + labels(router + ".rule=HostRegexp(`{any:.+}`)") + PROXY)).contains("routes HostRegexp(");
-        assertThat(refusal(SERVICE + labels(router + ".rule=Host(`evil${DOMAIN}`)") + PROXY)).contains("routes evil" + DOMAIN);
+                .contains("can match requests for any host, a host other");
+        assertThat(refusal(SERVICE + labels(router + ".rule=!Host(`${DOMAIN}`)") + PROXY)).contains("can match requests for any host,");
+        assertThat(refusal(SERVICE + labels(router + ".rule=HostRegexp(`{any:.+}`)") + PROXY)).contains("can match requests for");
+        assertThat(refusal(SERVICE + labels(router + ".rule=HostRegexp(`{sub:[a-z]+}.evil.org`)") + PROXY))
+                .contains("can match requests for a.evil.org");
+        assertThat(refusal(SERVICE + labels(router + ".rule=Host(`evil${DOMAIN}`)") + PROXY)).contains("requests for evil" + DOMAIN);
+        // every host it can match is the run's own: a subdomain template, an anchored expression, a wildcard certificate
+        passes(SERVICE + labels(router + ".rule=HostRegexp(`{subdomain:[a-z0-9-]+}.${DOMAIN}`)",
+                router + "-v3.rule=HostRegexp(`^[a-z]+[.]evil-abc123[.]ci[.]example[.]org$$`)", router + "-v3.rulesyntax=v3",
+                router + ".tls.domains[0].main=${DOMAIN}", router + ".tls.domains[0].sans=*.${DOMAIN}") + PROXY);
         assertThat(refusal(SERVICE + labels(router + ".rule=Host(`${DOMAIN}`") + PROXY)).contains("is a router rule ccci cannot read");
         assertThat(refusal(SERVICE + labels(router + ".tls.domains[0].main=bank.example.com") + PROXY))
                 .contains("asks for a certificate for bank.example.com");
