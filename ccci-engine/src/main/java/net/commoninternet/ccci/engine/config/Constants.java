@@ -106,8 +106,10 @@ public final class Constants {
      * {@code <recipe>:<key>=<value>} (or {@code <recipe>:<key>}, every value of the key), where the
      * key is one the deploy policy refuses ({@code volumes}, {@code cap_add}, {@code networks},
      * {@code ports}, ... : {@link net.commoninternet.ccci.lifecycle.DeployAllowance#KEYS}); its refusal
-     * names the entry to add, e.g. {@code traefik:volumes=/var/run/docker.sock}. Default none. A run
-     * with an allowance says so as a warning, every time.
+     * names the entry to add, e.g. {@code traefik:volumes=/var/run/docker.sock}. A value may name the
+     * run's own stack and domain as {@code ${STACK_NAME}} and {@code ${DOMAIN}} (quote the entry for the
+     * shell), so one entry serves every run of a recipe. Default none. A run with an allowance says so
+     * as a warning, every time.
      */
     public static final String DEPLOY_ALLOWANCE = "ccci.deploy-allowance";
 

@@ -104,7 +104,7 @@ class ComposeAllowlistTest {
                 "Metadata/x:1", "Intranet/app", // docker reads an upper-case first component as a host (GCE's "metadata")
                 "ghcr.io.attacker.example/x/y:1", "[2001:db8::1]:5000/app:1")) {
             assertThat(imageRefusal(image)).contains("is not a registry ccci knows to be public")
-                    .endsWith("-Dccci.deploy-allowance=evil:image=" + image + ".");
+                    .endsWith("-Dccci.deploy-allowance=" + ShellWords.quoted("evil:image=" + image) + ".");
         }
         for (String image : List.of("nginx:1.25", "library/nginx", "docker.io/library/nginx:1", "ghcr.io/x/y:1",
                 "GHCR.IO/x/y:1", "quay.io:443/x/y", "git.coopcloud.tech/coop-cloud/backup-bot-two:2", "ccci.local/postgres:15")) {
@@ -138,8 +138,8 @@ class ComposeAllowlistTest {
                 + " proxy to the names [\"other-run_app\"] (networks.proxy.aliases), which lets it take the name another run's"
                 + " probes or services look up there (every stack's services are on proxy): drop the aliases on proxy; a"
                 + " service is found there by its stack's own name, and aliases on the stack's own networks are fine. If this"
-                + " host's operator trusts evil with it, run with -Dccci.deploy-allowance=evil:networks.proxy.aliases="
-                + "[\"other-run_app\"].");
+                + " host's operator trusts evil with it, run with -Dccci.deploy-allowance='evil:networks.proxy.aliases="
+                + "[\"other-run_app\"]'.");
         passes("services:\n  app:\n    image: ccci.local/busybox:1\n    networks:\n      proxy:\n      own:\n"
                 + "        aliases: [db]\n" + PROXY + "  own:\n");
     }
@@ -253,6 +253,42 @@ class ComposeAllowlistTest {
         assertThat(new DeployPolicy(driver, children).check(app).services()).hasSize(1);
         assertThat(DeployAllowance.isKey("logging.options.gelf-address")).isTrue();
         assertThat(DeployAllowance.isKey("rm-rf")).isFalse();
+    }
+
+    /**
+     * A refusal lists every finding at once (an operator fixes or allows a recipe in one go, not one
+     * finding a run), each with the entry that allows it quoted as one shell word, the run's stack and
+     * domain in it as ${STACK_NAME} and ${DOMAIN}: that entry, written once, serves the next run of the
+     * recipe, whose stack and domain differ.
+     */
+    @Test
+    void aRefusalListsEveryFindingWithItsAllowanceWrittenOnceForEveryRun() throws Exception {
+        String rule = "traefik.http.routers.${STACK_NAME}.rule=Host(`${DOMAIN}`) || Host(`legacy.example.com`)";
+        String compose = SERVICE + "    cap_add: [SYS_ADMIN]\n    isolation: process\n" + labels(rule) + PROXY;
+        String refusal = refusal(compose);
+        String ruleEntry = "evil:deploy.labels=" + rule;
+        assertThat(refusal).startsWith("evil: the deploy policy refuses 3 things of its compose, before anything of the app"
+                + " exists on the engine:\n  1. service app ")
+                .contains("\n  2. service app ", "\n  3. service app ")
+                .contains("run with -Dccci.deploy-allowance=evil:cap_add=SYS_ADMIN.")
+                .contains("run with -Dccci.deploy-allowance='" + ruleEntry + "'.")
+                .endsWith("\nTo allow all of them: -Dccci.deploy-allowance='evil:cap_add=SYS_ADMIN," + ruleEntry
+                        + ",evil:isolation=process'");
+        assertThat(refusal.lines()).hasSize(5);
+
+        // the entries as the refusal wrote them, for another run of the recipe (another domain, another stack)
+        DeployAllowance allowance = new DeployAllowance(Set.of(
+                new DeployAllowance.Entry("evil", "cap_add", Optional.of("SYS_ADMIN")),
+                new DeployAllowance.Entry("evil", "isolation", Optional.of("process")),
+                new DeployAllowance.Entry("evil", "deploy.labels", Optional.of(rule))));
+        App next = TempApp.create(dir.resolve("next"), "evil", Map.of(), "TYPE=evil", "DOMAIN=evil-def456.ci.example.org");
+        Files.writeString(next.recipeDir().resolve("compose.yml"), compose);
+        App renamed = new App("evil", "evil-def456.ci.example.org", next.recipeDir(), next.envFile(), Map.of());
+        assertThat(new DeployPolicy(allowance, children).check(renamed).services()).hasSize(1);
+        // the placeholder is the run's own name, never a pattern: another stack's router stays refused
+        Files.writeString(next.recipeDir().resolve("compose.yml"), compose.replace("${STACK_NAME}", "other_stack"));
+        assertThatThrownBy(() -> new DeployPolicy(allowance, children).check(renamed))
+                .hasMessageContaining("names a traefik router outside the run's own");
     }
 
     /**
