@@ -182,7 +182,21 @@ public final class RecipeSetup {
                     INSTALL_STEPS, app.recipe());
             return;
         }
-        Map<String, String> env = new HashMap<>(app.deployEnv());
+        // the app's values, but none that would steer the script's own tools (its shell, docker, git): the
+        // approval covers the script, not what the recipe's .env.sample makes of the programs it runs
+        Map<String, String> env = new HashMap<>();
+        List<String> left = new ArrayList<>();
+        app.deployEnv().forEach((name, value) -> {
+            if (ChildEnvironment.steersAChild(name)) {
+                left.add(name);
+            } else {
+                env.put(name, value);
+            }
+        });
+        if (!left.isEmpty()) {
+            LOG.warn("{} gets the app's values but not {}: they would change how its own programs run",
+                    INSTALL_STEPS, String.join(", ", new TreeSet<>(left)));
+        }
         env.put("DOMAIN", app.domain());
         env.put(ChildEnvironment.OP, "install");
         env.put(ChildEnvironment.BASE_URL, "https://" + app.domain());
