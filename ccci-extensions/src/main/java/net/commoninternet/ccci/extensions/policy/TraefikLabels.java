@@ -64,8 +64,11 @@ final class TraefikLabels {
         // lower-case name, so a refused option (usersFile, errors.Service) stays refused in any spelling
         String option = part[4].toLowerCase(Locale.ROOT);
         if (!own(judging, name)) {
+            // a mapping key is never interpolated: every app that writes it so shares the one literal name
             return refuse("names a traefik " + part[2].replaceFirst("s$", "") + " outside the run's own (" + judging.stack
-                    + "), so it can join or replace another app's", "name it ${STACK_NAME} or ${STACK_NAME}-<name>.");
+                    + "), so it can join or replace another app's", name.contains("$") ? "write the label in list form"
+                    + " (- \"" + key + "=...\"): compose interpolates values, never mapping keys, so this name is the same"
+                    + " literal text in every app that writes it." : "name it ${STACK_NAME} or ${STACK_NAME}-<name>.");
         }
         return switch (part[2]) {
             case "routers" -> router(judging, option, value, syntaxes(labels, "traefik.http.routers." + name + "."));
