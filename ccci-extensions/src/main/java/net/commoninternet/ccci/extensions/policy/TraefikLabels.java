@@ -142,6 +142,32 @@ final class TraefikLabels {
      * default decides) in both, and both must be confined.
      */
     private static Optional<String[]> rule(ComposeJudging judging, String value, Set<TraefikRule.Syntax> syntaxes) {
+        // a pure function of the rule, its syntaxes and the domain, judged again at each deploy of a run: kept
+        String key = judging.domain + "\n" + new java.util.TreeSet<>(syntaxes) + "\n" + value;
+        synchronized (JUDGED) {
+            Optional<String[]> known = JUDGED.get(key);
+            if (known != null) {
+                return known;
+            }
+        }
+        Optional<String[]> judged = judgedRule(judging, value, syntaxes);
+        synchronized (JUDGED) {
+            JUDGED.put(key, judged);
+        }
+        return judged;
+    }
+
+    /** The rules judged so far (some tens of milliseconds each), the least recently used dropped beyond 256. */
+    private static final Map<String, Optional<String[]>> JUDGED = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Optional<String[]>> eldest) {
+            return size() > 256;
+        }
+    };
+
+    private static Optional<String[]> judgedRule(ComposeJudging judging, String value, Set<TraefikRule.Syntax> syntaxes) {
         dk.brics.automaton.Automaton hosts;
         try {
             hosts = TraefikRule.hosts(value, syntaxes);
