@@ -18,7 +18,10 @@ import org.apiguardian.api.API;
  *
  * <p>An entry names a recipe, a compose key the deploy policy refuses ({@link #isKey}) and, after
  * {@code =}, the one value it allows (a host path, a capability, a network, a port, a name);
- * without a value it allows every value of that key, which the warning says too.
+ * without a value it allows every value of that key, which the warning says too. A value may say
+ * {@value #STACK_NAME} and {@value #DOMAIN} for the run's own stack and domain (they change with
+ * every run, so an entry for a label that names the run's router is written once): ccci puts in its
+ * own names for the run ({@link #forRun}), never anything of the recipe's.
  */
 @API(status = API.Status.INTERNAL)
 public record DeployAllowance(Set<Entry> entries, String source) {
@@ -38,6 +41,11 @@ public record DeployAllowance(Set<Entry> entries, String source) {
         return key.matches("[a-z_]+(\\.[A-Za-z0-9_-]+)*");
     }
 
+    /** In an entry's value, the run's stack name (its domain with {@code _} for {@code .}). */
+    public static final String STACK_NAME = "${STACK_NAME}";
+    /** In an entry's value, the run's app domain. */
+    public static final String DOMAIN = "${DOMAIN}";
+
     /** No allowance: the deploy policy refuses everything it names. */
     public static final DeployAllowance NONE = new DeployAllowance(Set.of());
 
@@ -47,6 +55,21 @@ public record DeployAllowance(Set<Entry> entries, String source) {
             Objects.requireNonNull(recipe, "recipe");
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(value, "value");
+        }
+
+        /**
+         * The entry that allows exactly {@code key} with {@code value} to {@code recipe}, the run's
+         * {@code stack} and {@code domain} in it written as {@value #STACK_NAME} and {@value #DOMAIN}
+         * (the stack first: it is the domain with underscores, never inside it).
+         */
+        public static Entry forRun(String recipe, String key, String value, String stack, String domain) {
+            String general = value.replace(stack, STACK_NAME).replace(domain, DOMAIN);
+            return new Entry(recipe, key, value.isEmpty() ? Optional.empty() : Optional.of(general));
+        }
+
+        /** This entry with the run's own stack and domain in place of the placeholders. */
+        Entry expanded(String stack, String domain) {
+            return new Entry(recipe, key, value.map(v -> v.replace(STACK_NAME, stack).replace(DOMAIN, domain)));
         }
 
         /** As the operator writes it. */
@@ -68,6 +91,13 @@ public record DeployAllowance(Set<Entry> entries, String source) {
     /** Entries set with {@code -Dccci.deploy-allowance}. */
     public DeployAllowance(Set<Entry> entries) {
         this(entries, "-Dccci.deploy-allowance");
+    }
+
+    /** This allowance for one run: each entry's {@value #STACK_NAME} and {@value #DOMAIN} as the run's own. */
+    public DeployAllowance forRun(String stack, String domain) {
+        Set<Entry> expanded = new java.util.LinkedHashSet<>();
+        entries.forEach(e -> expanded.add(e.expanded(stack, domain)));
+        return new DeployAllowance(expanded, source);
     }
 
     /** The entries for {@code recipe}, in a stable order (for the run's warning). */

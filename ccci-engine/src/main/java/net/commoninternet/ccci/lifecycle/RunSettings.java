@@ -128,8 +128,9 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
     /**
      * What the host trusts recipes with; set on the host, never by a recipe repository.
      *
-     * @param approvedRecipes recipes whose own repository's CI code ({@code install_steps.sh},
-     *        {@code compose.ccci.yml}) may run; for any other recipe such files are ignored
+     * @param approvedRecipes {@code <recipe>@sha256:<digest>}: the recipe's own repository's CI code
+     *        ({@code install_steps.sh}, {@code compose.ccci.yml}) may run when its digest is one listed
+     *        ({@link #approvedDigests}); for any other recipe such files are ignored
      * @param deployAllowance what each recipe's compose may reach of the host beyond its own swarm
      *        objects ({@code ccci.deploy-allowance}); by default nothing
      * @param hookTimeout how long a recipe's backupbot hook may run in its container ({@code ccci.hook-timeout})
@@ -170,6 +171,15 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
             this(approvedRecipes, deployAllowance, hookTimeout, unconfined, RunBudget.DEFAULT);
         }
 
+        /**
+         * The digests ({@code sha256:<hex>}) of {@code recipe}'s own CI code that the host approved, as
+         * reviewed: empty if none, and then that code never runs.
+         */
+        public Set<String> approvedDigests(String recipe) {
+            return approvedRecipes.stream().filter(e -> e.startsWith(recipe + "@")).map(e -> e.substring(recipe.length() + 1))
+                    .collect(java.util.stream.Collectors.toUnmodifiableSet());
+        }
+
         /** With every boundary required. */
         public HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance, Duration hookTimeout) {
             this(approvedRecipes, deployAllowance, hookTimeout, Set.of());
@@ -207,8 +217,13 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
         return paths.runsDir().resolve(subject.runId());
     }
 
-    /** Whether code shipped inside this recipe's own repository may run (it is on the approved list). */
+    /** Whether code shipped inside this recipe's own repository may run, for some content (it is on the approved list). */
     public boolean recipeCodeApproved() {
-        return options.approvedRecipes().contains(subject.recipe());
+        return !approvedDigests().isEmpty();
+    }
+
+    /** The digests of this recipe's own CI code the host approved ({@link HostTrust#approvedDigests}). */
+    public Set<String> approvedDigests() {
+        return options.trust().approvedDigests(subject.recipe());
     }
 }

@@ -342,47 +342,60 @@ class EngineDiscoveryTest {
                 .contains("ccci.skip-fetch/CCCI_SKIP_FETCH='yes' is not a switch");
     }
 
+    private static final String D1 = "sha256:" + "a1".repeat(32);
+    private static final String D2 = "sha256:" + "b2".repeat(32);
+
     @Test
-    void approvedRecipesArePlainNamesSeparatedByCommasAndSayWhetherThisRecipesCodeMayRun() {
+    void approvedRecipesAreDigestsOfReviewedCodeAndSayWhetherThisRecipesCodeMayRun() {
         RunSettings approved = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo",
-                Constants.APPROVED_RECIPES, " custom-html, demo ,,"));
+                Constants.APPROVED_RECIPES, " custom-html@" + D1 + ", demo@" + D2.toUpperCase().replace("SHA256", "sha256")
+                        + " ,,demo@" + D1));
         RunSettings other = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo",
-                Constants.APPROVED_RECIPES, "custom-html"));
+                Constants.APPROVED_RECIPES, "custom-html@" + D1));
         RunSettings none = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo"));
 
-        assertThat(approved.options().approvedRecipes()).containsExactlyInAnyOrder("custom-html", "demo");
+        assertThat(approved.approvedDigests()).containsExactlyInAnyOrder(D1, D2);
+        assertThat(approved.options().trust().approvedDigests("custom-html")).containsExactly(D1);
         assertThat(approved.recipeCodeApproved()).isTrue();
         assertThat(other.recipeCodeApproved()).isFalse();
         assertThat(none.options().approvedRecipes()).isEmpty();
         assertThat(none.recipeCodeApproved()).isFalse();
     }
 
+    /** A name alone approves whatever the next pull request puts in the recipe's CI code: refused, naming the form. */
     @Test
-    void aBadApprovedNameIsOneErrorNamingTheFormat() {
-        DiscoveryIssue issue = singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo",
-                Constants.APPROVED_RECIPES, "custom-html, ../demo"));
-
-        assertThat(issue.message()).isEqualTo("'../demo' in ccci.approved-recipes is not a recipe name: list plain recipe"
-                + " names separated by commas, for example -Dccci.approved-recipes=custom-html,keycloak.");
+    void anApprovalByNameAloneOrABadEntryIsOneErrorNamingTheForm() {
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.APPROVED_RECIPES,
+                "custom-html")).message()).isEqualTo("'custom-html' in ccci.approved-recipes approves the recipe's own CI"
+                        + " code by its name alone, which binds nothing to what was reviewed: write custom-html@sha256:<digest>"
+                        + " with the digest a run of custom-html logs for its compose.ccci.yml and install_steps.sh (in the"
+                        + " recipe: sha256sum compose.ccci.yml install_steps.sh 2>/dev/null | sha256sum).");
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.APPROVED_RECIPES,
+                "custom-html@" + D1 + ", ../demo@" + D1)).message()).startsWith("'../demo' in ccci.approved-recipes is not a"
+                        + " recipe name");
+        assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.APPROVED_RECIPES,
+                "demo@sha256:abc")).message()).startsWith("'demo@sha256:abc' in ccci.approved-recipes is not"
+                        + " <recipe>@sha256:<64 hex digits>");
     }
 
     @Test
     void theApprovedListIsReadFromTheEnvironmentWhenTheKeyIsUnsetAndTheKeyWins() {
         Map<String, String> config = Map.of(Constants.RECIPES, recipes.toString());
-        Map<String, String> env = Map.of("CCCI_APPROVED_RECIPES", "demo,custom-html");
+        Map<String, String> env = Map.of("CCCI_APPROVED_RECIPES", "demo@" + D1 + ",custom-html@" + D2);
 
         SettingsReader fromEnv = new SettingsReader(new MapParameters(config), env, 1, DRIVERS);
         assertThat(fromEnv.read("demo")).get().satisfies(s -> {
-            assertThat(s.options().approvedRecipes()).containsExactlyInAnyOrder("demo", "custom-html");
+            assertThat(s.options().approvedRecipes()).containsExactlyInAnyOrder("demo@" + D1, "custom-html@" + D2);
             assertThat(s.recipeCodeApproved()).isTrue();
         });
 
         Map<String, String> keyToo = new HashMap<>(config);
-        keyToo.put(Constants.APPROVED_RECIPES, "custom-html");
+        keyToo.put(Constants.APPROVED_RECIPES, "custom-html@" + D2);
         assertThat(new SettingsReader(new MapParameters(keyToo), env, 1, DRIVERS).read("demo"))
-                .get().extracting(s -> s.options().approvedRecipes()).isEqualTo(Set.of("custom-html"));
+                .get().extracting(s -> s.options().approvedRecipes()).isEqualTo(Set.of("custom-html@" + D2));
 
-        SettingsReader bad = new SettingsReader(new MapParameters(config), Map.of("CCCI_APPROVED_RECIPES", "Demo"), 1, DRIVERS);
+        SettingsReader bad = new SettingsReader(new MapParameters(config), Map.of("CCCI_APPROVED_RECIPES", "Demo@" + D1), 1,
+                DRIVERS);
         assertThat(bad.read("demo")).isEmpty();
         assertThat(bad.problems()).singleElement().satisfies(p -> assertThat(p).startsWith("'Demo' in ccci.approved-recipes"));
     }

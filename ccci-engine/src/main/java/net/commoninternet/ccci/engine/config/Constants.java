@@ -94,9 +94,12 @@ public final class Constants {
     public static final String SKIP_FETCH = "ccci.skip-fetch";
 
     /**
-     * Recipes whose own repository's CI code ({@code install_steps.sh}, {@code compose.ccci.yml})
-     * may run, comma-separated; environment {@code CCCI_APPROVED_RECIPES}; default none. Such code
-     * comes with the pull request under test, so it is untrusted unless the recipe is listed.
+     * Recipes whose own repository's CI code ({@code install_steps.sh}, {@code compose.ccci.yml}) may
+     * run, as reviewed: comma-separated {@code <recipe>@sha256:<digest>}, the digest of those files
+     * ({@code sha256sum compose.ccci.yml install_steps.sh 2>/dev/null | sha256sum} in the recipe; a run
+     * logs it); environment {@code CCCI_APPROVED_RECIPES}; default none. Such code comes with the pull
+     * request under test: it runs only while its digest is one listed, and a run whose files differ
+     * from every listed digest is refused in one sentence. A name alone is refused.
      */
     public static final String APPROVED_RECIPES = "ccci.approved-recipes";
 
@@ -106,8 +109,10 @@ public final class Constants {
      * {@code <recipe>:<key>=<value>} (or {@code <recipe>:<key>}, every value of the key), where the
      * key is one the deploy policy refuses ({@code volumes}, {@code cap_add}, {@code networks},
      * {@code ports}, ... : {@link net.commoninternet.ccci.lifecycle.DeployAllowance#KEYS}); its refusal
-     * names the entry to add, e.g. {@code traefik:volumes=/var/run/docker.sock}. Default none. A run
-     * with an allowance says so as a warning, every time.
+     * names the entry to add, e.g. {@code traefik:volumes=/var/run/docker.sock}. A value may name the
+     * run's own stack and domain as {@code ${STACK_NAME}} and {@code ${DOMAIN}} (quote the entry for the
+     * shell), so one entry serves every run of a recipe. Default none. A run with an allowance says so
+     * as a warning, every time.
      */
     public static final String DEPLOY_ALLOWANCE = "ccci.deploy-allowance";
 

@@ -330,23 +330,42 @@ public final class SettingsReader {
         return new RunSettings.Lease(Duration.ofSeconds(ttl), Duration.ofSeconds(heartbeat));
     }
 
-    /** {@code ccci.approved-recipes} or {@code CCCI_APPROVED_RECIPES}: comma-separated recipe names. */
+    /**
+     * {@code ccci.approved-recipes} or {@code CCCI_APPROVED_RECIPES}: comma-separated
+     * {@code <recipe>@sha256:<digest>}, each the digest of the recipe's own CI code as it was reviewed
+     * ({@link RunSettings.HostTrust#approvedDigests}). A name alone approves no content: refused in one
+     * sentence naming the form, since it would run whatever the next pull request puts there.
+     */
     private Set<String> approvedRecipes() {
         String raw = config.get(APPROVED_RECIPES).or(() -> Optional.ofNullable(env.get(HostVariables.APPROVED_RECIPES))).orElse("");
         Set<String> approved = new TreeSet<>();
-        for (String name : raw.split(",")) {
-            if (name.isBlank()) {
+        for (String item : raw.split(",")) {
+            String entry = item.trim();
+            if (entry.isEmpty()) {
                 continue;
             }
-            if (!RECIPE_NAME.matcher(name.trim()).matches()) {
-                problems.add("'" + name.trim() + "' in " + APPROVED_RECIPES + " is not a recipe name: list plain recipe"
-                        + " names separated by commas, for example -D" + APPROVED_RECIPES + "=custom-html,keycloak.");
+            int at = entry.indexOf('@');
+            String name = at < 0 ? entry : entry.substring(0, at);
+            if (!RECIPE_NAME.matcher(name).matches()) {
+                problems.add("'" + printable(name) + "' in " + APPROVED_RECIPES + " is not a recipe name: list"
+                        + " <recipe>@sha256:<digest> entries separated by commas, for example -D" + APPROVED_RECIPES
+                        + "=custom-html@sha256:<digest>.");
+            } else if (at < 0) {
+                problems.add("'" + name + "' in " + APPROVED_RECIPES + " approves the recipe's own CI code by its name"
+                        + " alone, which binds nothing to what was reviewed: write " + name + "@sha256:<digest> with the"
+                        + " digest a run of " + name + " logs for its compose.ccci.yml and install_steps.sh (in the"
+                        + " recipe: sha256sum compose.ccci.yml install_steps.sh 2>/dev/null | sha256sum).");
+            } else if (!APPROVED_DIGEST.matcher(entry.substring(at + 1)).matches()) {
+                problems.add("'" + printable(entry) + "' in " + APPROVED_RECIPES + " is not <recipe>@sha256:<64 hex"
+                        + " digits>: copy the entry a run of " + name + " logs for its reviewed CI code.");
             } else {
-                approved.add(name.trim());
+                approved.add(name + "@" + entry.substring(at + 1).toLowerCase(Locale.ROOT));
             }
         }
         return approved;
     }
+
+    private static final Pattern APPROVED_DIGEST = Pattern.compile("sha256:[0-9a-fA-F]{64}");
 
     private Set<Tier> stages() {
         Optional<String> raw = config.get(STAGES).or(() -> Optional.ofNullable(env.get(HostVariables.STAGES)))

@@ -17,9 +17,10 @@ import org.apiguardian.api.API;
  * <p>Invariant: a child sees only {@link #FROM_HOST} of ccci's own environment (what the host's
  * tools need to find themselves and the engine ccci talks to), the values its caller passes
  * (a recipe's deploy environment, git's identity, restic's repository) and the run's own
- * ({@code ABRA_DIR}, the state files), which win over the caller's. A recipe's values never
- * carry a name that {@link #steersAChild}: {@code workspace.App} refuses those before any child
- * sees them.
+ * ({@code ABRA_DIR}, the state files), which win over the caller's. A recipe's values are never
+ * a child's environment (its compose is interpolated with them in ccci's JVM,
+ * {@code recipe.ComposeInterpolation}); an approved recipe's install steps get them without the
+ * names that {@link #steersAChild}.
  *
  * <p>This is the one class outside the engine that reads the process's environment
  * ({@link #inherited}): only the names of {@link #FROM_HOST}, passed on, never read as

@@ -158,6 +158,15 @@ public final class ChildProcesses {
         return whole(new Call(command, null, Map.of(), timeout), input, limitBytes);
     }
 
+    /**
+     * As {@link #runWhole(List, Path, Map, Duration, int)} in {@code workDir} with no values of the
+     * caller's, with the file {@code input} as the child's standard input.
+     */
+    public Whole runWholeWithInput(List<String> command, Path workDir, Duration timeout, int limitBytes, Path input)
+            throws IOException, InterruptedException {
+        return whole(new Call(command, workDir, Map.of(), timeout), input, limitBytes);
+    }
+
     private Whole whole(Call call, Path input, int limitBytes) throws IOException, InterruptedException {
         List<String> command = call.command();
         Outputs outputs = run(call, input, limitBytes);

@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.driver;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import net.commoninternet.ccci.extensions.recipe.RecipeTree;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +38,8 @@ public record CountedDeploys(AppDriver driver, RunState state, DeployPolicy poli
 
     @Override
     public App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abra) throws IOException, InterruptedException {
+        // either driver, before anything of the app exists
+        RecipeTree.envSample(recipe, recipeDir);
         return driver.newApp(recipe, domain, recipeDir, abra);
     }
 

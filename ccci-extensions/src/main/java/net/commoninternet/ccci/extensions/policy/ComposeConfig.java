@@ -23,13 +23,15 @@ import java.util.function.Consumer;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.ComposeFiles;
+import net.commoninternet.ccci.extensions.recipe.ComposeInterpolation;
 import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
 import org.apiguardian.api.API;
 
 /**
  * The app's final compose, exactly what a deploy of it would get: every {@code COMPOSE_FILE}
- * file merged and interpolated with {@link App#deployEnv()} by the docker CLI
- * ({@code docker stack config}, the same translation {@code docker stack deploy} does). Read
+ * file interpolated with {@link App#deployEnv()} as the docker CLI does it, in ccci's JVM
+ * ({@link ComposeInterpolation}: the app's values never become the CLI's environment), then merged
+ * by the docker CLI ({@code docker stack config}, the same translation {@code docker stack deploy} does). Read
  * before a deploy (images, configs, secrets) and for the labels abra acts on.
  *
  * @param text the config as the CLI printed it
@@ -62,16 +64,13 @@ public record ComposeConfig(String text, JsonNode tree) {
      */
     public static ComposeConfig of(App app, ChildProcesses children) throws IOException, InterruptedException {
         List<String> files = app.composeFiles();
-        List<String> command = new ArrayList<>(List.of("docker", "stack", "config"));
         // every file inside the tree, read whole, its env_files judged (inside the tree, so the digest covers them),
         // before the CLI opens any of them
-        ComposeFiles.judged(app);
-        for (String file : files) {
-            command.add("-c");
-            command.add(file);
-        }
+        List<Path> judged = ComposeFiles.judged(app);
         Map<String, String> env = app.deployEnv();
-        Optional<String> key = digest(app.recipeDir(), command, env);
+        List<String> named = new ArrayList<>(List.of("docker", "stack", "config"));
+        files.forEach(f -> named.addAll(List.of("-c", f)));
+        Optional<String> key = digest(app.recipeDir(), named, env);
         if (key.isPresent()) {
             synchronized (READ) {
                 ComposeConfig read = READ.getOrDefault(children, Map.of()).get(key.get());
@@ -81,12 +80,27 @@ public record ComposeConfig(String text, JsonNode tree) {
             }
         }
         ChildProcesses.Whole config;
+        // the app's values interpolate the files here, never as the CLI's environment (ComposeInterpolation); the
+        // CLI merges the interpolated files, the first on its standard input so that it resolves relative paths
+        // against the first file's own folder, as it would the file itself
+        Path scratch = Files.createTempDirectory(app.envFile().toAbsolutePath().getParent(), ".compose-");
         try {
-            config = children.runWhole(command, app.recipeDir(), env, Duration.ofMinutes(1), ComposeFiles.MAX_BYTES);
+            List<Path> interpolated = ComposeInterpolation.write(app, env, scratch);
+            List<String> command = new ArrayList<>(List.of("docker", "stack", "config", "-c", "-"));
+            interpolated.stream().skip(1).forEach(f -> command.addAll(List.of("-c", f.toString())));
+            config = children.runWholeWithInput(command, judged.get(0).getParent(), Duration.ofMinutes(1),
+                    ComposeFiles.MAX_BYTES, interpolated.get(0));
         } catch (ChildProcesses.OutputTooLarge large) {
             throw new IllegalStateException(app.recipe() + ": its resolved compose (" + String.join(", ", files) + ", merged and"
                     + " interpolated) is larger than " + (ComposeFiles.MAX_BYTES >> 20) + " MiB, the most ccci judges (a compose"
                     + " is judged whole or not at all): shrink the compose or the values it interpolates.");
+        } finally {
+            try (var left = Files.list(scratch)) {
+                for (Path file : left.toList()) {
+                    Files.deleteIfExists(file);
+                }
+            }
+            Files.deleteIfExists(scratch);
         }
         if (!config.ok()) {
             throw new IOException("the compose files of " + app.recipe() + " (" + String.join(", ", files)
@@ -94,7 +108,7 @@ public record ComposeConfig(String text, JsonNode tree) {
         }
         ComposeConfig read = new ComposeConfig(config.stdout(), RecipeLabels.parseWhole(config.stdout()));
         // kept only if nothing the CLI read changed while it read it
-        if (key.isPresent() && key.equals(digest(app.recipeDir(), command, env))) {
+        if (key.isPresent() && key.equals(digest(app.recipeDir(), named, env))) {
             synchronized (READ) {
                 Map<String, ComposeConfig> ofRun = READ.computeIfAbsent(children, c -> new LinkedHashMap<>());
                 if (ofRun.size() >= 16) {

@@ -26,6 +26,7 @@ final class ComposeJudging {
     final Path root;
     final JsonNode tree;
     private final List<DeployPolicy.Finding> found = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
 
     ComposeJudging(App app, JsonNode tree) throws IOException {
         this.recipe = app.recipe();
@@ -37,6 +38,16 @@ final class ComposeJudging {
 
     List<DeployPolicy.Finding> findings() {
         return List.copyOf(found);
+    }
+
+    /** The lint findings: what the compose holds that nothing on the host acts on, each a sentence. */
+    List<String> notes() {
+        return List.copyOf(notes);
+    }
+
+    /** Something of the compose that nothing on the host reads or acts on: a lint finding, never a refusal. */
+    void note(Place at, String value, String why) {
+        notes.add(at.where() + " has " + value + " (" + at.key() + "), which " + why + ".");
     }
 
     /** A value ccci refuses at this place, with the reason and the fix for the sentence. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -82,15 +83,34 @@ public final class DeployPolicy {
     /** {@link #check(App)} of a compose already read. */
     public void check(App app, ComposeConfig compose) throws IOException {
         backupPaths(app.recipe(), compose.tree());
-        for (Finding finding : findings(app, compose.tree())) {
-            Optional<DeployAllowance.Entry> allowed = allowance.allowing(app.recipe(), finding.key(), finding.value());
+        ComposeJudging judging = new ComposeJudging(app, compose.tree());
+        ComposeAllowlist.findings(judging);
+        // one entry serves every run of the recipe: ${STACK_NAME} and ${DOMAIN} stand for this run's
+        DeployAllowance forRun = allowance.forRun(app.stack(), app.domain());
+        List<Finding> refused = new ArrayList<>();
+        for (Finding finding : judging.findings()) {
+            Optional<DeployAllowance.Entry> allowed = forRun.allowing(app.recipe(), finding.key(), finding.value());
             if (allowed.isEmpty()) {
-                throw new IllegalStateException(finding.refusal(app.recipe()));
+                refused.add(finding);
+            } else {
+                LOG.warn("!! deploy allowance {} (set on this host): {} {} {} — allowed, not refused !!", allowed.get(),
+                        finding.where(), finding.what(), finding.value());
             }
-            LOG.warn("!! deploy allowance {} (set on this host): {} {} {} — allowed, not refused !!", allowed.get(),
-                    finding.where(), finding.what(), finding.value());
+        }
+        for (String note : judging.notes()) {
+            LOG.warn("lint: {}: {}", app.recipe(), note);
+        }
+        if (!refused.isEmpty()) {
+            throw new IllegalStateException(Finding.refusal(app, refused));
         }
         defaults(app, compose);
+    }
+
+    /** The lint findings of the app's compose: what it holds that nothing on this host reads or acts on. */
+    public static List<String> notes(App app, ComposeConfig compose) throws IOException {
+        ComposeJudging judging = new ComposeJudging(app, compose.tree());
+        ComposeAllowlist.findings(judging);
+        return judging.notes();
     }
 
     /**
@@ -173,14 +193,46 @@ public final class DeployPolicy {
             return reason.what();
         }
 
-        String refusal(String recipe) {
-            String what = reason.what();
-            String why = reason.why();
-            String fix = reason.fix();
-            // a value with a comma cannot be one entry of -Dccci.deploy-allowance's list: the key alone, then
-            String entry = recipe + ":" + key + (value.contains(",") || value.isEmpty() ? "" : "=" + value);
-            return recipe + ": " + where + " " + what + " " + value + " (" + key + "), which " + why + ": " + fix
-                    + " If this host's operator trusts " + recipe + " with it, run with -Dccci.deploy-allowance=" + entry + ".";
+        /**
+         * The allowance entry that lets exactly this through, as the operator writes it: the run's stack
+         * and domain as {@code ${STACK_NAME}} and {@code ${DOMAIN}}, so the entry serves every run.
+         */
+        String entry(App app) {
+            return DeployAllowance.Entry.forRun(app.recipe(), key, value, app.stack(), app.domain()).toString();
+        }
+
+        /** The sentence for this finding, ending with the allowance that would let it through, quoted for a shell. */
+        String sentence(App app) {
+            String entry = entry(app);
+            // -Dccci.deploy-allowance is a comma-separated list: an entry with a comma goes in the host's file
+            String allow = entry.contains(",") ? "add the line " + ShellWords.quoted(entry) + " to the host's deploy"
+                    + " allowance file (-Dccci.deploy-allowance-file, by default /etc/ccci/deploy-allowance)"
+                    : "run with -Dccci.deploy-allowance=" + ShellWords.quoted(entry);
+            return where + " " + reason.what() + " " + value + " (" + key + "), which " + reason.why() + ": " + reason.fix()
+                    + " If this host's operator trusts " + app.recipe() + " with it, " + allow + ".";
+        }
+
+        /**
+         * The refusal of a compose: every finding at once (an operator fixes or allows them all in one
+         * go, not one per run), each with its allowance entry; one finding is one sentence.
+         */
+        static String refusal(App app, List<Finding> refused) {
+            String recipe = app.recipe();
+            if (refused.size() == 1) {
+                return recipe + ": " + refused.get(0).sentence(app);
+            }
+            StringBuilder text = new StringBuilder(recipe + ": the deploy policy refuses " + refused.size()
+                    + " things of its compose, before anything of the app exists on the engine:");
+            List<String> entries = new ArrayList<>();
+            for (int i = 0; i < refused.size(); i++) {
+                text.append("\n  ").append(i + 1).append(". ").append(refused.get(i).sentence(app));
+                entries.add(refused.get(i).entry(app));
+            }
+            if (entries.stream().noneMatch(e -> e.contains(","))) {
+                text.append("\nTo allow all of them: -Dccci.deploy-allowance=").append(ShellWords.quoted(
+                        String.join(",", entries.stream().distinct().toList())));
+            }
+            return text.toString();
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -42,7 +43,7 @@ final class TraefikLabels {
     }
 
     /** Why ccci refuses the label and the fix, or empty if it routes only the run's own domain to itself. */
-    static Optional<String[]> why(ComposeJudging judging, String key, String value) {
+    static Optional<String[]> why(ComposeJudging judging, String key, String value, Map<String, String> labels) {
         String[] part = key.split("\\.", 5);
         if (key.equals("traefik.enable") || key.equals("traefik.docker.lbswarm")) {
             return flag(value);
@@ -63,11 +64,14 @@ final class TraefikLabels {
         // lower-case name, so a refused option (usersFile, errors.Service) stays refused in any spelling
         String option = part[4].toLowerCase(Locale.ROOT);
         if (!own(judging, name)) {
+            // a mapping key is never interpolated: every app that writes it so shares the one literal name
             return refuse("names a traefik " + part[2].replaceFirst("s$", "") + " outside the run's own (" + judging.stack
-                    + "), so it can join or replace another app's", "name it ${STACK_NAME} or ${STACK_NAME}-<name>.");
+                    + "), so it can join or replace another app's", name.contains("$") ? "write the label in list form"
+                    + " (- \"" + key + "=...\"): compose interpolates values, never mapping keys, so this name is the same"
+                    + " literal text in every app that writes it." : "name it ${STACK_NAME} or ${STACK_NAME}-<name>.");
         }
         return switch (part[2]) {
-            case "routers" -> router(judging, option, value);
+            case "routers" -> router(judging, option, value, syntaxes(labels, "traefik.http.routers." + name + "."));
             case "services" -> option.startsWith("loadbalancer.") && LOADBALANCER.matcher(option.substring(13)).matches()
                     ? Optional.empty() : unknown();
             case "middlewares" -> middleware(judging, option, value);
@@ -75,9 +79,13 @@ final class TraefikLabels {
         };
     }
 
-    private static Optional<String[]> router(ComposeJudging judging, String option, String value) {
+    private static Optional<String[]> router(ComposeJudging judging, String option, String value,
+            Set<TraefikRule.Syntax> syntaxes) {
         if (option.equals("rule")) {
-            return rule(judging, value);
+            return rule(judging, value, syntaxes);
+        }
+        if (option.equals("rulesyntax")) {
+            return TraefikRule.Syntax.of(value).isPresent() ? Optional.empty() : unknown();
         }
         if (option.equals("entrypoints")) {
             return list(value).stream().allMatch(e -> NAME.matcher(e).matches()) ? Optional.empty() : unknown();
@@ -93,9 +101,10 @@ final class TraefikLabels {
         }
         if (TLS_DOMAIN.matcher(option).matches()) {
             for (String host : list(value)) {
-                if (!ownHost(judging, host)) {
+                // a wildcard certificate of the run's domain covers its own subdomains only
+                if (!ownHost(judging, host.strip().startsWith("*.") ? host.strip().substring(2) : host)) {
                     return refuse("asks for a certificate for " + host + ", a domain other than the run's own ("
-                            + judging.domain + ")", "name ${DOMAIN} or a subdomain of it.");
+                            + judging.domain + ")", "name ${DOMAIN}, a subdomain of it or *.${DOMAIN}.");
                 }
             }
             return Optional.empty();
@@ -126,155 +135,64 @@ final class TraefikLabels {
     }
 
     /**
-     * A router's rule, parsed as traefik's rule language ({@code Host(`a`, `b`) && PathPrefix(`/x`) ||
-     * !Method(`GET`)}): accepted if every alternative it can match needs a host of the run's own domain.
+     * A router's rule, parsed as traefik's rule language ({@code Host(`a`) && PathPrefix(`/x`) ||
+     * !Method(`GET`)}) into the hosts it can match ({@link TraefikRule}), and accepted if every one of
+     * them is the run's domain or a subdomain of it ({@link HostLanguage#confined}). A router whose
+     * {@code rulesyntax} label names v2 or v3 is read in that syntax; without one (the server's
+     * default decides) in both, and both must be confined.
      */
-    private static Optional<String[]> rule(ComposeJudging judging, String value) {
-        RuleParser parser = new RuleParser(judging, value);
-        boolean confined;
+    private static Optional<String[]> rule(ComposeJudging judging, String value, Set<TraefikRule.Syntax> syntaxes) {
+        // a pure function of the rule, its syntaxes and the domain, judged again at each deploy of a run: kept
+        String key = judging.domain + "\n" + new java.util.TreeSet<>(syntaxes) + "\n" + value;
+        synchronized (JUDGED) {
+            Optional<String[]> known = JUDGED.get(key);
+            if (known != null) {
+                return known;
+            }
+        }
+        Optional<String[]> judged = judgedRule(judging, value, syntaxes);
+        synchronized (JUDGED) {
+            JUDGED.put(key, judged);
+        }
+        return judged;
+    }
+
+    /** The rules judged so far (some tens of milliseconds each), the least recently used dropped beyond 256. */
+    private static final Map<String, Optional<String[]>> JUDGED = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Optional<String[]>> eldest) {
+            return size() > 256;
+        }
+    };
+
+    private static Optional<String[]> judgedRule(ComposeJudging judging, String value, Set<TraefikRule.Syntax> syntaxes) {
+        dk.brics.automaton.Automaton hosts;
         try {
-            confined = parser.parse();
+            hosts = TraefikRule.hosts(value, syntaxes);
         } catch (IllegalArgumentException unreadable) {
             return refuse("is a router rule ccci cannot read (" + unreadable.getMessage() + ")",
                     "write it as Host(`${DOMAIN}`), with && and || of traefik's matchers.");
         }
-        if (parser.foreign != null) {
-            return refuse("routes " + parser.foreign + " to this app, a host other than the run's own domain ("
-                    + judging.domain + ")", "a recipe's routers match Host(`${DOMAIN}`) or its subdomains only.");
+        if (HostLanguage.confined(hosts, judging.domain)) {
+            return Optional.empty();
         }
-        if (!confined) {
-            return refuse("can match requests for any host (an alternative of the rule has no Host of the run's domain)",
-                    "join every alternative with Host(`${DOMAIN}`) (&&).");
-        }
-        return Optional.empty();
+        String example = HostLanguage.foreign(hosts, judging.domain).toLowerCase(Locale.ROOT);
+        return refuse("can match requests for " + example + ", a host other than"
+                + " the run's own domain (" + judging.domain + ")", "a recipe's routers match only Host(`${DOMAIN}`), its"
+                + " subdomains, or a HostRegexp every match of which ends in .${DOMAIN}; join an alternative that can match"
+                + " any host with Host(`${DOMAIN}`) (&&).");
     }
 
-    /** Traefik's rule grammar: or := and ('||' and)*; and := not ('&&' not)*; not := '!' not | '(' or ')' | matcher. */
-    private static final class RuleParser {
-        private final ComposeJudging judging;
-        private final String text;
-        private int at;
-        /** The first host of the rule that is not the run's own (or a regexp host), if any. */
-        String foreign;
-
-        RuleParser(ComposeJudging judging, String text) {
-            this.judging = judging;
-            this.text = text;
-        }
-
-        /** Whether every request the rule matches has a host of the run's own domain. */
-        boolean parse() {
-            boolean confined = or();
-            space();
-            if (at != text.length()) {
-                throw new IllegalArgumentException("unexpected " + text.substring(at));
-            }
-            return confined;
-        }
-
-        private boolean or() {
-            boolean confined = and();
-            while (take("||")) {
-                confined &= and();
-            }
-            return confined;
-        }
-
-        private boolean and() {
-            boolean confined = not();
-            while (take("&&")) {
-                confined |= not();
-            }
-            return confined;
-        }
-
-        private boolean not() {
-            if (take("!")) {
-                not();
-                return false; // a negation proves nothing about the host
-            }
-            if (take("(")) {
-                boolean confined = or();
-                expect(")");
-                return confined;
-            }
-            return matcher();
-        }
-
-        private boolean matcher() {
-            space();
-            int start = at;
-            while (at < text.length() && Character.isLetter(text.charAt(at))) {
-                at++;
-            }
-            String name = text.substring(start, at);
-            if (name.isEmpty()) {
-                throw new IllegalArgumentException("a matcher expected at " + text.substring(start));
-            }
-            expect("(");
-            List<String> args = new ArrayList<>();
-            if (!take(")")) {
-                do {
-                    args.add(string());
-                } while (take(","));
-                expect(")");
-            }
-            switch (name) {
-                case "Host", "HostHeader" -> {
-                    for (String host : args) {
-                        if (!ownHost(judging, host) && foreign == null) {
-                            foreign = host;
-                        }
-                    }
-                    return !args.isEmpty();
-                }
-                case "HostRegexp", "HostSNI", "HostSNIRegexp" -> {
-                    if (foreign == null) {
-                        foreign = name + "(" + String.join(", ", args) + ")";
-                    }
-                    return false;
-                }
-                default -> {
-                    return false;
-                }
+    /** The syntaxes a router's rule is read in: the one its {@code rulesyntax} label names, or both. */
+    private static Set<TraefikRule.Syntax> syntaxes(Map<String, String> labels, String router) {
+        for (Map.Entry<String, String> label : labels.entrySet()) {
+            if (label.getKey().equalsIgnoreCase(router + "rulesyntax")) {
+                return TraefikRule.Syntax.of(label.getValue()).map(Set::of).orElse(Set.of(TraefikRule.Syntax.values()));
             }
         }
-
-        private String string() {
-            space();
-            if (at >= text.length() || (text.charAt(at) != '`' && text.charAt(at) != '"')) {
-                throw new IllegalArgumentException("a quoted argument expected at " + text.substring(at));
-            }
-            char quote = text.charAt(at);
-            int end = text.indexOf(quote, at + 1);
-            if (end < 0) {
-                throw new IllegalArgumentException("an unclosed " + quote);
-            }
-            String arg = text.substring(at + 1, end);
-            at = end + 1;
-            return arg;
-        }
-
-        private boolean take(String token) {
-            space();
-            if (text.startsWith(token, at)) {
-                at += token.length();
-                return true;
-            }
-            return false;
-        }
-
-        private void expect(String token) {
-            if (!take(token)) {
-                throw new IllegalArgumentException("'" + token + "' expected at " + text.substring(Math.min(at, text.length())));
-            }
-        }
-
-        private void space() {
-            while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
-                at++;
-            }
-        }
+        return Set.of(TraefikRule.Syntax.values());
     }
 
     /** A router's, service's or middleware's name in the stack's namespace. */

@@ -25,34 +25,21 @@ public record App(String recipe, String domain, Path recipeDir, Path envFile, Ma
     }
 
     /**
-     * The environment the compose files are interpolated with, as abra's deploy builds it: the
-     * env file now, then the {@code export}s of the checked-out tree's {@code abra.sh} (they win:
-     * a recipe's config versions are the recipe's, not the app's), then {@code STACK_NAME}.
-     * Exactly these values, nothing of ccci's own environment.
+     * The values the compose files are interpolated with, as abra's deploy builds them: the env file
+     * now, then the {@code export}s of the checked-out tree's {@code abra.sh} (they win: a recipe's
+     * config versions are the recipe's, not the app's), then {@code STACK_NAME}. Exactly these
+     * values, nothing of ccci's own environment.
      *
-     * <p>They become the docker CLI's process environment (the only place it interpolates from),
-     * so a name that would change how the CLI or another child runs ({@code LD_PRELOAD},
-     * {@code DOCKER_HOST}, {@code PATH}, {@code GIT_*}, {@code HOME}, ...:
-     * {@link ChildEnvironment#steersAChild}) is refused with one sentence naming the file, before
-     * any child gets it.
+     * <p>They are the recipe's to choose ({@code DOCKER_HOST=tcp://socket-proxy:2375}, the address of
+     * its own sidecar, is an ordinary value), so they are never a process's environment: the compose
+     * is interpolated with them in ccci's JVM ({@code ComposeInterpolation}), and a child that is
+     * handed them (an approved recipe's install steps) gets none that {@link ChildEnvironment#steersAChild}.
      */
     public Map<String, String> deployEnv() throws IOException {
-        Map<String, String> env = new HashMap<>(refuseSteering(EnvFile.read(envFile).values(),
-                "the app's env (its .env.sample, EXTRA_ENV or a hook)", ".env.sample"));
-        env.putAll(refuseSteering(AbraSh.exports(recipeDir), "the recipe's " + AbraSh.FILE, AbraSh.FILE));
+        Map<String, String> env = new HashMap<>(EnvFile.read(envFile).values());
+        env.putAll(AbraSh.exports(recipeDir));
         env.put("STACK_NAME", stack());
         return env;
-    }
-
-    private Map<String, String> refuseSteering(Map<String, String> values, String where, String file) {
-        for (String name : values.keySet()) {
-            if (ChildEnvironment.steersAChild(name)) {
-                throw new IllegalStateException(recipe + ": " + where + " sets " + name + ", which would change how"
-                        + " ccci's own docker CLI and git run, not the app (a recipe's environment only feeds its"
-                        + " compose files): remove it from " + file + ", or rename it there and in the compose file.");
-            }
-        }
-        return values;
     }
 
     /**

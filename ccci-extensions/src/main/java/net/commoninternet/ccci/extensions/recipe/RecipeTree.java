@@ -27,6 +27,23 @@ public final class RecipeTree {
     private RecipeTree() {
     }
 
+    /** The file every app's env is made from, at the recipe's root. */
+    public static final String ENV_SAMPLE = ".env.sample";
+
+    /**
+     * The recipe's {@code .env.sample}, or one sentence: abra makes every app's env from it
+     * ({@code abra app new}), so a recipe without one cannot be deployed as abra would, and running it
+     * with an empty env would test something no server runs.
+     */
+    public static Path envSample(String recipe, Path tree) {
+        Path sample = tree.resolve(ENV_SAMPLE);
+        if (!Files.isRegularFile(sample)) {
+            throw new IllegalStateException(recipe + " has no " + ENV_SAMPLE + " at its root, which abra makes every app's env"
+                    + " from (abra app new): add one with TYPE=" + recipe + " and the values its compose uses.");
+        }
+        return sample;
+    }
+
     /**
      * Refuses the tree if any symbolic link in it (its {@code .git} aside, which is git's) points
      * outside it, as written (lexically or absolutely) or where it really leads (followed through

@@ -118,7 +118,7 @@ public final class ColdDeps {
         console.addSecrets(app.secretValues().values());
         deployed.set(deployed.size() - 1, new Dependency(dep, domain, app, false));
         // Set up like any app: its EXTRA_ENV, and its own CI files only if it is approved.
-        new RecipeSetup(settings.options().approvedRecipes().contains(dep), Optional.empty(), workspace.children())
+        new RecipeSetup(settings.options().trust().approvedDigests(dep), Optional.empty(), workspace.children())
                 .beforeInstall(app, run.dependencyKeys().of(dep));
         tools.driver().deploy(app);
         // as long as the dependent's DEPLOY_TIMEOUT says, else the dependency's own timeout label

@@ -106,7 +106,7 @@ final class Preparation {
         String ref = settings.subject().ref() != null ? settings.subject().ref() : tree.commit();
         String domain = AppNaming.domain(run.recipe(), settings.subject().pr(), ref, settings.paths().domainSuffix());
         CiKeys keys = run.keys();
-        RecipeSetup setup = new RecipeSetup(settings.recipeCodeApproved(), run.customization(), workspace.children());
+        RecipeSetup setup = new RecipeSetup(settings.approvedDigests(), run.customization(), workspace.children());
         UpgradePlan upgrade = UpgradePlan.resolve(fetch, tree, run.tiers().contains(Tier.UPGRADE), keys.upgradeBaseVersion());
         if (upgrade.base().isPresent()) {
             fetch.moveTo(tree.dir(), upgrade.base().get().text());

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.RecipeCustomization;
@@ -35,8 +36,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Two kinds of CI code: the recipe's customization in this repository (reviewed: its overlay
  * always applies) and files inside the recipe repository, which come with the pull request under
- * test ({@code compose.ccci.yml}, {@code install_steps.sh}): those are used only for recipes on
- * the approved list, and otherwise ignored with a log line and a note in the results.
+ * test ({@code compose.ccci.yml}, {@code install_steps.sh}): those are used only for a recipe the
+ * host approved as reviewed (the digest of those files, {@link RecipeCode}, is one the host lists),
+ * and otherwise ignored with a log line naming the digest and a note in the results.
  */
 @API(status = API.Status.INTERNAL)
 public final class RecipeSetup {
@@ -57,16 +59,23 @@ public final class RecipeSetup {
     /** ccci's default limits for the services that set none ({@link ResourceBounds}), for a driver that deploys the files itself. */
     static final String LIMITS_OVERLAY = ".ccci/compose.limits.yml";
 
-    private final boolean approved;
+    /** The digests of the recipe's own CI code the host approved, as reviewed; empty: it never runs. */
+    private final Set<String> approved;
     private final Optional<RecipeCustomization> customization;
     private final ChildProcesses children;
     /** What was used or ignored, for the results' customization manifest. */
     private final Map<String, String> used = new LinkedHashMap<>();
 
-    public RecipeSetup(boolean approved, Optional<RecipeCustomization> customization, ChildProcesses children) {
-        this.approved = approved;
+    /** @param approved the digests ({@code sha256:<hex>}) of the recipe's own CI code the host approved */
+    public RecipeSetup(Set<String> approved, Optional<RecipeCustomization> customization, ChildProcesses children) {
+        this.approved = Set.copyOf(approved);
         this.customization = customization;
         this.children = children;
+    }
+
+    /** The digest an approval of the tree's own CI code names ({@code sha256:<hex>}, {@link RecipeCode}). */
+    public static String codeDigest(Path tree) throws IOException {
+        return RecipeCode.digest(tree);
     }
 
     /** For the manifest: each overlay or recipe file and what became of it. */
@@ -107,13 +116,14 @@ public final class RecipeSetup {
         // Compared normalized: "./compose.ccci.yml" in a recipe's COMPOSE_FILE is the same file.
         List<String> files = new ArrayList<>(app.composeFiles().stream().filter(f -> !isCiOverlay(f)).toList());
         if (Files.isRegularFile(app.recipeDir().resolve(RECIPE_OVERLAY))) {
-            if (approved) {
+            if (approvedAsReviewed(app)) {
                 files.add(RECIPE_OVERLAY);
                 used.put(RECIPE_OVERLAY, "applied (recipe on the approved list)");
             } else {
                 used.put(RECIPE_OVERLAY, "ignored: recipe code, and " + app.recipe() + " is not on the approved list");
-                LOG.warn("the recipe's own {} is ignored: {} is not on the approved list (ccci.approved-recipes)",
-                        RECIPE_OVERLAY, app.recipe());
+                LOG.warn("the recipe's own {} is ignored: {} is not on the approved list (ccci.approved-recipes); after"
+                        + " reviewing its CI code as it is now: -Dccci.approved-recipes={}@{}", RECIPE_OVERLAY, app.recipe(),
+                        app.recipe(), RecipeCode.digest(app.recipeDir()));
             }
         }
         Optional<String> overlay = customization.flatMap(RecipeCustomization::composeOverlay);
@@ -171,18 +181,53 @@ public final class RecipeSetup {
         env.set("COMPOSE_FILE", String.join(":", files)).write(app.envFile());
     }
 
+    /**
+     * Whether the recipe's own CI code may run: the host approved it, and the files are the ones
+     * reviewed (their digest is one approved). Approved but changed since is refused in one sentence:
+     * running the new code would run what nobody reviewed, and running the recipe without its CI
+     * code would test something else.
+     */
+    private boolean approvedAsReviewed(App app) throws IOException {
+        if (approved.isEmpty()) {
+            return false;
+        }
+        String digest = RecipeCode.digest(app.recipeDir());
+        if (!approved.contains(digest)) {
+            throw new IllegalStateException(app.recipe() + ": its own CI code (" + String.join(" and ",
+                    RecipeCode.present(app.recipeDir())) + ") is " + digest + ", not the content this host approved ("
+                    + String.join(", ", new TreeSet<>(approved)) + "): review it and approve it with -Dccci.approved-recipes="
+                    + app.recipe() + "@" + digest + ", or take " + app.recipe() + " off the approved list to run it without.");
+        }
+        return true;
+    }
+
     private void runInstallSteps(App app) throws IOException, InterruptedException {
         Path steps = app.recipeDir().resolve(INSTALL_STEPS);
         if (!Files.isRegularFile(steps)) {
             return;
         }
-        if (!approved) {
+        if (!approvedAsReviewed(app)) {
             used.put(INSTALL_STEPS, "ignored: recipe code, and " + app.recipe() + " is not on the approved list");
-            LOG.warn("the recipe's own {} is ignored: {} is not on the approved list (ccci.approved-recipes)",
-                    INSTALL_STEPS, app.recipe());
+            LOG.warn("the recipe's own {} is ignored: {} is not on the approved list (ccci.approved-recipes); after"
+                    + " reviewing its CI code as it is now: -Dccci.approved-recipes={}@{}", INSTALL_STEPS, app.recipe(),
+                    app.recipe(), RecipeCode.digest(app.recipeDir()));
             return;
         }
-        Map<String, String> env = new HashMap<>(app.deployEnv());
+        // the app's values, but none that would steer the script's own tools (its shell, docker, git): the
+        // approval covers the script, not what the recipe's .env.sample makes of the programs it runs
+        Map<String, String> env = new HashMap<>();
+        List<String> left = new ArrayList<>();
+        app.deployEnv().forEach((name, value) -> {
+            if (ChildEnvironment.steersAChild(name)) {
+                left.add(name);
+            } else {
+                env.put(name, value);
+            }
+        });
+        if (!left.isEmpty()) {
+            LOG.warn("{} gets the app's values but not {}: they would change how its own programs run",
+                    INSTALL_STEPS, String.join(", ", new TreeSet<>(left)));
+        }
         env.put("DOMAIN", app.domain());
         env.put(ChildEnvironment.OP, "install");
         env.put(ChildEnvironment.BASE_URL, "https://" + app.domain());

@@ -72,8 +72,8 @@ class ComposeAllowlistTest {
                 + "            - discrete_resource_spec: {kind: gpu, value: 1}\n" + PROXY))
                 .startsWith("evil: service app sets [{\"discrete_resource_spec\"")
                 .contains("(deploy.resources.reservations.generic_resources), which " + ComposeJudging.UNKNOWN);
-        assertThat(refusal(SERVICE + "    volumes: [data:/data]\n" + PROXY + "volumes:\n  data:\n    labels: {a: b}\n"))
-                .startsWith("evil: volume data has the label a=b (labels), which has a prefix no tool ccci knows reads");
+        // a label nothing on the host reads is a lint finding, not a refusal
+        passes(SERVICE + "    volumes: [data:/data]\n" + PROXY + "volumes:\n  data:\n    labels: {a: b}\n");
         assertThat(refusal(SERVICE + PROXY + "  own:\n    ipam:\n      config: [{subnet: 10.9.0.0/24}]\n"))
                 .startsWith("evil: network own chooses its addresses").contains("(ipam)");
         // x- extension fields mean nothing to the engine
@@ -104,7 +104,7 @@ class ComposeAllowlistTest {
                 "Metadata/x:1", "Intranet/app", // docker reads an upper-case first component as a host (GCE's "metadata")
                 "ghcr.io.attacker.example/x/y:1", "[2001:db8::1]:5000/app:1")) {
             assertThat(imageRefusal(image)).contains("is not a registry ccci knows to be public")
-                    .endsWith("-Dccci.deploy-allowance=evil:image=" + image + ".");
+                    .endsWith("-Dccci.deploy-allowance=" + ShellWords.quoted("evil:image=" + image) + ".");
         }
         for (String image : List.of("nginx:1.25", "library/nginx", "docker.io/library/nginx:1", "ghcr.io/x/y:1",
                 "GHCR.IO/x/y:1", "quay.io:443/x/y", "git.coopcloud.tech/coop-cloud/backup-bot-two:2", "ccci.local/postgres:15")) {
@@ -138,8 +138,8 @@ class ComposeAllowlistTest {
                 + " proxy to the names [\"other-run_app\"] (networks.proxy.aliases), which lets it take the name another run's"
                 + " probes or services look up there (every stack's services are on proxy): drop the aliases on proxy; a"
                 + " service is found there by its stack's own name, and aliases on the stack's own networks are fine. If this"
-                + " host's operator trusts evil with it, run with -Dccci.deploy-allowance=evil:networks.proxy.aliases="
-                + "[\"other-run_app\"].");
+                + " host's operator trusts evil with it, run with -Dccci.deploy-allowance='evil:networks.proxy.aliases="
+                + "[\"other-run_app\"]'.");
         passes("services:\n  app:\n    image: ccci.local/busybox:1\n    networks:\n      proxy:\n      own:\n"
                 + "        aliases: [db]\n" + PROXY + "  own:\n");
     }
@@ -153,9 +153,15 @@ class ComposeAllowlistTest {
                 .startsWith("evil: service app has the label net.commoninternet.ccci.anchor=proxy (labels)");
         assertThat(refusal(SERVICE + labels("coop-cloud.other_stack.version=1.0.0") + PROXY))
                 .contains("speaks for another stack than the run's own (" + STACK + ")");
-        assertThat(refusal(SERVICE + labels("ofelia.job-exec.x.command=touch /x") + PROXY))
-                .contains("has a prefix no tool ccci knows reads");
-        assertThat(refusal(SERVICE + labels("backupbot.backup.everything=true") + PROXY)).contains("is no backupbot label");
+        assertThat(refusal(SERVICE + labels("ofelia.job-local.x.command=touch /x") + PROXY))
+                .contains("is read by a label-driven tool that routes hosts or runs commands beyond the labelled service (ofelia)");
+        assertThat(refusal(SERVICE + labels("caddy=bank.example.com") + PROXY)).contains("(caddy)");
+        assertThat(refusal(SERVICE + labels("swarm.cronjob.enable=true", "swarm.cronjob.replicas=40") + PROXY))
+                .contains("makes swarm-cronjob scale the service to 40 replicas");
+        // read by nothing on the host: lint findings
+        passes(SERVICE + labels("backupbot.backup.everything=true", "coop-cloud.${STACK_NAME}.timeout=120", "diun.enable=true",
+                "swarm.cronjob.enable=true", "swarm.cronjob.schedule=*/5 * * * *", "swarm.cronjob.skip-running=true") + PROXY);
+        passes(SERVICE + "    deploy:\n      labels:\n        coop-cloud.${STACK_NAME}.timeout: \"120\"\n" + PROXY);
         passes(SERVICE + labels("coop-cloud.${STACK_NAME}.version=1.0.0+1", "coop-cloud.${STACK_NAME}.timeout=120",
                 "backupbot.backup=true", "backupbot.backup.pre-hook=true", "backupbot.backup.volumes.data.path=x") + PROXY);
     }
@@ -170,16 +176,22 @@ class ComposeAllowlistTest {
                 "traefik.http.middlewares.${STACK_NAME}-redirect.redirectscheme.scheme=https", "traefik.docker.network=proxy")
                 + PROXY);
 
-        assertThat(refusal(SERVICE + labels(router + ".rule=Host(`bank.example.com`)") + PROXY)).isEqualTo("evil: service app"
-                + " has the label traefik.http.routers." + STACK + ".rule=Host(`bank.example.com`) (deploy.labels), which routes"
-                + " bank.example.com to this app, a host other than the run's own domain (" + DOMAIN + "): a recipe's routers"
-                + " match Host(`${DOMAIN}`) or its subdomains only. If this host's operator trusts evil with it, run with"
-                + " -Dccci.deploy-allowance=evil:deploy.labels=traefik.http.routers." + STACK + ".rule=Host(`bank.example.com`).");
+        assertThat(refusal(SERVICE + labels(router + ".rule=Host(`bank.example.com`)") + PROXY)).startsWith("evil: service app"
+                + " has the label traefik.http.routers." + STACK + ".rule=Host(`bank.example.com`) (deploy.labels), which can"
+                + " match requests for bank.example.com, a host other than the run's own domain (" + DOMAIN + "): a recipe's"
+                + " routers match only Host(`${DOMAIN}`), its subdomains, or a HostRegexp every match of which ends in"
+                + " .${DOMAIN}; join an alternative that can match any host with Host(`${DOMAIN}`) (&&).");
         assertThat(refusal(SERVICE + labels(router + ".rule=Host(`${DOMAIN}`) || PathPrefix(`/`)") + PROXY))
-                .contains("can match requests for any host");
-        assertThat(refusal(SERVICE + labels(router + ".rule=!Host(`${DOMAIN}`)") + PROXY)).contains("can match requests for any host");
-        assertThat(refusal(SERVICE + labels(router + ".rule=HostRegexp(`{any:.+}`)") + PROXY)).contains("routes HostRegexp(");
-        assertThat(refusal(SERVICE + labels(router + ".rule=Host(`evil${DOMAIN}`)") + PROXY)).contains("routes evil" + DOMAIN);
+                .contains("can match requests for any host, a host other");
+        assertThat(refusal(SERVICE + labels(router + ".rule=!Host(`${DOMAIN}`)") + PROXY)).contains("can match requests for any host,");
+        assertThat(refusal(SERVICE + labels(router + ".rule=HostRegexp(`{any:.+}`)") + PROXY)).contains("can match requests for");
+        assertThat(refusal(SERVICE + labels(router + ".rule=HostRegexp(`{sub:[a-z]+}.evil.org`)") + PROXY))
+                .contains("can match requests for a.evil.org");
+        assertThat(refusal(SERVICE + labels(router + ".rule=Host(`evil${DOMAIN}`)") + PROXY)).contains("requests for evil" + DOMAIN);
+        // every host it can match is the run's own: a subdomain template, an anchored expression, a wildcard certificate
+        passes(SERVICE + labels(router + ".rule=HostRegexp(`{subdomain:[a-z0-9-]+}.${DOMAIN}`)",
+                router + "-v3.rule=HostRegexp(`^[a-z]+[.]evil-abc123[.]ci[.]example[.]org$$`)", router + "-v3.rulesyntax=v3",
+                router + ".tls.domains[0].main=${DOMAIN}", router + ".tls.domains[0].sans=*.${DOMAIN}") + PROXY);
         assertThat(refusal(SERVICE + labels(router + ".rule=Host(`${DOMAIN}`") + PROXY)).contains("is a router rule ccci cannot read");
         assertThat(refusal(SERVICE + labels(router + ".tls.domains[0].main=bank.example.com") + PROXY))
                 .contains("asks for a certificate for bank.example.com");
@@ -241,6 +253,42 @@ class ComposeAllowlistTest {
         assertThat(new DeployPolicy(driver, children).check(app).services()).hasSize(1);
         assertThat(DeployAllowance.isKey("logging.options.gelf-address")).isTrue();
         assertThat(DeployAllowance.isKey("rm-rf")).isFalse();
+    }
+
+    /**
+     * A refusal lists every finding at once (an operator fixes or allows a recipe in one go, not one
+     * finding a run), each with the entry that allows it quoted as one shell word, the run's stack and
+     * domain in it as ${STACK_NAME} and ${DOMAIN}: that entry, written once, serves the next run of the
+     * recipe, whose stack and domain differ.
+     */
+    @Test
+    void aRefusalListsEveryFindingWithItsAllowanceWrittenOnceForEveryRun() throws Exception {
+        String rule = "traefik.http.routers.${STACK_NAME}.rule=Host(`${DOMAIN}`) || Host(`legacy.example.com`)";
+        String compose = SERVICE + "    cap_add: [SYS_ADMIN]\n    isolation: process\n" + labels(rule) + PROXY;
+        String refusal = refusal(compose);
+        String ruleEntry = "evil:deploy.labels=" + rule;
+        assertThat(refusal).startsWith("evil: the deploy policy refuses 3 things of its compose, before anything of the app"
+                + " exists on the engine:\n  1. service app ")
+                .contains("\n  2. service app ", "\n  3. service app ")
+                .contains("run with -Dccci.deploy-allowance=evil:cap_add=SYS_ADMIN.")
+                .contains("run with -Dccci.deploy-allowance='" + ruleEntry + "'.")
+                .endsWith("\nTo allow all of them: -Dccci.deploy-allowance='evil:cap_add=SYS_ADMIN," + ruleEntry
+                        + ",evil:isolation=process'");
+        assertThat(refusal.lines()).hasSize(5);
+
+        // the entries as the refusal wrote them, for another run of the recipe (another domain, another stack)
+        DeployAllowance allowance = new DeployAllowance(Set.of(
+                new DeployAllowance.Entry("evil", "cap_add", Optional.of("SYS_ADMIN")),
+                new DeployAllowance.Entry("evil", "isolation", Optional.of("process")),
+                new DeployAllowance.Entry("evil", "deploy.labels", Optional.of(rule))));
+        App next = TempApp.create(dir.resolve("next"), "evil", Map.of(), "TYPE=evil", "DOMAIN=evil-def456.ci.example.org");
+        Files.writeString(next.recipeDir().resolve("compose.yml"), compose);
+        App renamed = new App("evil", "evil-def456.ci.example.org", next.recipeDir(), next.envFile(), Map.of());
+        assertThat(new DeployPolicy(allowance, children).check(renamed).services()).hasSize(1);
+        // the placeholder is the run's own name, never a pattern: another stack's router stays refused
+        Files.writeString(next.recipeDir().resolve("compose.yml"), compose.replace("${STACK_NAME}", "other_stack"));
+        assertThatThrownBy(() -> new DeployPolicy(allowance, children).check(renamed))
+                .hasMessageContaining("names a traefik router outside the run's own");
     }
 
     /**

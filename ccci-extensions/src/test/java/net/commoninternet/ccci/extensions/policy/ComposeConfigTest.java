@@ -158,4 +158,78 @@ class ComposeConfigTest {
                 + " more.yml, merged and interpolated) is larger than 4 MiB, the most ccci judges (a compose is judged whole or"
                 + " not at all): shrink the compose or the values it interpolates.");
     }
+
+    /**
+     * A recipe's values interpolate its compose and never become the CLI's environment: a
+     * {@code DOCKER_HOST} naming the recipe's own socket-proxy sidecar reaches the service's
+     * environment as data, while the CLI (a wrapper records each call's environment) gets none of the
+     * recipe's names, so neither its engine, its config folder nor its loader can be steered.
+     */
+    @Test
+    void theAppsValuesInterpolateTheComposeButNeverBecomeTheClisEnvironment() throws Exception {
+        Path seen = dir.resolve("seen.env");
+        Path bin = dir.resolve("bin");
+        String real = Files.readString(bin.resolve("docker")).lines().filter(l -> l.startsWith("exec")).findFirst().orElseThrow();
+        Files.writeString(bin.resolve("docker"), "#!/bin/sh\nenv >> '" + seen + "'\n" + real + "\n");
+        Files.writeString(app.envFile(), "TYPE=memo\nDOCKER_HOST=tcp://socket-proxy:2375\nLD_PRELOAD=/nonexistent/evil.so\n"
+                + "DOCKER_CONFIG=" + dir + "\nGIT_DIR=/x\nPROXY_PORT=2375\nN=2\n");
+        Files.writeString(app.recipeDir().resolve("compose.yml"), "version: \"3.8\"\nservices:\n  app:\n"
+                + "    image: nginx:${TAG:-1.25}\n    command: [\"sh\", \"-c\", \"echo $$HOME $${DOCKER_HOST}\"]\n"
+                + "    environment:\n      - DOCKER_HOST=${DOCKER_HOST}\n      - PROXY_PORT\n      - LD_PRELOAD\n"
+                + "    deploy:\n      replicas: ${N}\n");
+
+        ComposeConfig config = ComposeConfig.of(app, children);
+
+        com.fasterxml.jackson.databind.JsonNode service = config.tree().path("services").path("app");
+        assertThat(service.path("image").asText()).isEqualTo("nginx:1.25");
+        assertThat(service.path("environment").path("DOCKER_HOST").asText()).isEqualTo("tcp://socket-proxy:2375");
+        assertThat(service.path("environment").path("PROXY_PORT").asText()).isEqualTo("2375");
+        assertThat(service.path("environment").path("LD_PRELOAD").asText()).isEqualTo("/nonexistent/evil.so");
+        assertThat(service.path("command").toString()).isEqualTo("[\"sh\",\"-c\",\"echo $HOME ${DOCKER_HOST}\"]");
+        assertThat(service.path("deploy").path("replicas").isInt()).isTrue();
+        String cli = Files.readString(seen);
+        assertThat(cli).isNotEmpty().doesNotContain("socket-proxy", "LD_PRELOAD", "DOCKER_CONFIG", "GIT_DIR", "PROXY_PORT");
+    }
+
+    /**
+     * The interpolation in ccci's JVM is the docker CLI's: the same templates, quirks included, give
+     * the same values as the real CLI interpolating from its own environment, and the ones it
+     * refuses are refused.
+     */
+    @Test
+    void theInterpolationIsTheDockerClisOwn() throws Exception {
+        List<String> templates = List.of("${A}", "$A", "${A:-d}", "${U:-d}", "${E:-d}", "${E-d}", "${U-d}", "$A-x", "$U-x y z",
+                "${A?msg}", "${E:+x}x}", "$$A", "$$$A", "a$${A}b", "${a}", "${A:?a-b}", "${U:?a-b}", "x${A}y${B}z",
+                "${A}${A}", "$A_B", "${A_B:-$A}", "{}$", "100%", "${}");
+        Map<String, String> env = Map.of("A", "va", "B", "v$b", "E", "", "a", "lower", "A_B", "ab");
+        StringBuilder compose = new StringBuilder("version: \"3.8\"\nservices:\n  app:\n    image: nginx:1\n    environment:\n");
+        for (int i = 0; i < templates.size(); i++) {
+            compose.append("      V").append(i).append(": '").append(templates.get(i)).append("'\n");
+        }
+        for (int i = 0; i < templates.size(); i++) {
+            String one = "version: \"3.8\"\nservices:\n  app:\n    image: nginx:1\n    environment:\n      V: '"
+                    + templates.get(i) + "'\n";
+            Files.writeString(app.recipeDir().resolve("compose.yml"), one);
+            StringBuilder lines = new StringBuilder("TYPE=memo\n");
+            env.forEach((k, v) -> lines.append(k).append("='").append(v).append("'\n"));
+            Files.writeString(app.envFile(), lines.toString());
+            ChildProcesses.Whole byCli = children.runWhole(List.of("docker", "stack", "config", "-c", "compose.yml"),
+                    app.recipeDir(), withStack(env), java.time.Duration.ofMinutes(1), ComposeFiles.MAX_BYTES);
+            if (byCli.ok()) {
+                String expected = net.commoninternet.ccci.extensions.recipe.RecipeLabels.parseWhole(byCli.stdout())
+                        .path("services").path("app").path("environment").path("V").asText();
+                assertThat(ComposeConfig.of(app, children).tree().path("services").path("app").path("environment").path("V")
+                        .asText()).as(templates.get(i)).isEqualTo(expected);
+            } else {
+                assertThatThrownBy(() -> ComposeConfig.of(app, children)).as(templates.get(i) + ": " + byCli.stderr())
+                        .hasMessageContaining("has an interpolation the docker CLI refuses");
+            }
+        }
+    }
+
+    private Map<String, String> withStack(Map<String, String> env) {
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.put("STACK_NAME", app.stack());
+        return all;
+    }
 }

@@ -55,24 +55,17 @@ class AppTest {
         }
     }
 
+    /**
+     * A name that would steer a child program ({@code DOCKER_HOST}, the address of a recipe's own
+     * socket-proxy sidecar; {@code LD_PRELOAD}) is an ordinary value of the app's: it interpolates the
+     * compose and is never a process's environment (ComposeConfigTest holds the CLI to that).
+     */
     @Test
-    void anEnvNameThatWouldSteerCccisOwnChildrenIsRefusedBeforeAnyChildGetsIt() throws Exception {
-        for (String name : new String[] {"LD_PRELOAD", "DOCKER_HOST", "PATH", "GIT_CONFIG_COUNT", "HOME"}) {
-            App app = app("DOMAIN=x\n" + name + "=/tmp/evil\n");
-
-            assertThatThrownBy(app::deployEnv).as(name).isInstanceOf(IllegalStateException.class).hasMessage("guestbook:"
-                    + " the app's env (its .env.sample, EXTRA_ENV or a hook) sets " + name + ", which would change how"
-                    + " ccci's own docker CLI and git run, not the app (a recipe's environment only feeds its compose"
-                    + " files): remove it from .env.sample, or rename it there and in the compose file.");
-        }
-        assertThat(app("DOMAIN=x\nDB_HOST=db\n").deployEnv()).containsEntry("DB_HOST", "db").containsKey("STACK_NAME");
-    }
-
-    @Test
-    void anAbraShExportThatWouldSteerAChildIsRefusedToo() throws Exception {
+    void anEnvNameThatWouldSteerAChildIsAValueForTheComposeOnly() throws Exception {
         Files.writeString(recipe.resolve("abra.sh"), "export LD_PRELOAD=/tmp/evil.so\n");
+        Map<String, String> env = app("DOMAIN=x\nDOCKER_HOST=tcp://socket-proxy:2375\nGIT_CONFIG_COUNT=1\nDB_HOST=db\n").deployEnv();
 
-        assertThatThrownBy(app("DOMAIN=x\n")::deployEnv).hasMessageStartingWith("guestbook: the recipe's abra.sh sets"
-                + " LD_PRELOAD");
+        assertThat(env).containsEntry("DOCKER_HOST", "tcp://socket-proxy:2375").containsEntry("LD_PRELOAD", "/tmp/evil.so")
+                .containsEntry("GIT_CONFIG_COUNT", "1").containsEntry("DB_HOST", "db").containsKey("STACK_NAME");
     }
 }

@@ -121,7 +121,7 @@ class RecipeTreeTest {
     void theCiOverlayIsNeverWrittenThroughALinkTheRecipeShips() throws Exception {
         App app = TempApp.create(dir, "demo", Map.of(), "TYPE=demo");
         Files.createSymbolicLink(app.recipeDir().resolve(".ccci"), host);
-        RecipeSetup setup = new RecipeSetup(false, Optional.of(new RecipeSetupTest.Overlay()), children);
+        RecipeSetup setup = new RecipeSetup(java.util.Set.of(), Optional.of(new RecipeSetupTest.Overlay()), children);
 
         assertThatThrownBy(() -> setup.applyOverlays(app)).isInstanceOf(IllegalStateException.class)
                 .hasMessage("demo: .ccci is a symbolic link, and ccci writes its CI overlay there: remove it from the"

@@ -178,7 +178,8 @@ class RedactedConsoleTest {
     void aChildProcessPrintingTheSecretIsMaskedWhereTheCodeLogsItsOutput() throws Exception {
         App app = TempApp.create(dir, "demo", Map.of("db_password", SECRET), "TYPE=demo", "DB_PASSWORD=" + SECRET);
         Files.writeString(app.recipeDir().resolve(RecipeSetup.INSTALL_STEPS), "echo \"connecting with $DB_PASSWORD\"\n");
-        RecipeSetup setup = new RecipeSetup(true, Optional.empty(), new ChildProcesses(Map.of()));
+        RecipeSetup setup = new RecipeSetup(java.util.Set.of(RecipeSetup.codeDigest(app.recipeDir())), Optional.empty(),
+                new ChildProcesses(Map.of()));
 
         try (RedactedConsole console = RedactedConsole.install(runLog)) {
             console.addSecrets(app.secretValues().values());

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.RecipeCustomization;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
@@ -58,6 +60,16 @@ public class RecipeSetupTest {
         Files.writeString(app.recipeDir().resolve(RecipeSetup.INSTALL_STEPS), String.join("\n", lines) + "\n");
     }
 
+    /**
+     * The approval of the tree's CI code as it is now, computed the way the operator is told to:
+     * {@code sha256sum compose.ccci.yml install_steps.sh 2>/dev/null | sha256sum} in the recipe.
+     */
+    private Set<String> reviewed() throws Exception {
+        ChildProcesses.Result sum = children.run(List.of("sh", "-c", "sha256sum compose.ccci.yml install_steps.sh 2>/dev/null"
+                + " | sha256sum"), app.recipeDir(), Map.of(), java.time.Duration.ofSeconds(30));
+        return Set.of("sha256:" + sum.output().strip().split(" ")[0]);
+    }
+
     private static CiKeys keys(Map<String, Object> raw) {
         return CiKeys.validated(raw);
     }
@@ -68,7 +80,7 @@ public class RecipeSetupTest {
 
     @Test
     void forARecipeNotApprovedItsOwnOverlayAndInstallStepsAreIgnoredAndSaidSo() throws Exception {
-        RecipeSetup setup = new RecipeSetup(false, Optional.empty(), children);
+        RecipeSetup setup = new RecipeSetup(Set.of(), Optional.empty(), children);
 
         setup.beforeInstall(app, keys(Map.of("EXTRA_ENV", Map.of("GREETING", "hi"))));
 
@@ -84,14 +96,14 @@ public class RecipeSetupTest {
         EnvFile.read(app.envFile()).set("COMPOSE_FILE", "compose.yml:./compose.ccci.yml: .ccci/../compose.ccci.yml"
                 + ":./.ccci/compose.customization.yml").write(app.envFile());
 
-        new RecipeSetup(false, Optional.empty(), children).applyOverlays(app);
+        new RecipeSetup(Set.of(), Optional.empty(), children).applyOverlays(app);
 
         assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml");
     }
 
     @Test
     void forAnApprovedRecipeBothAreUsedAndTheStepsSeeTheAppAndExtraEnvAndCanAddToTheEnvFile() throws Exception {
-        RecipeSetup setup = new RecipeSetup(true, Optional.empty(), children);
+        RecipeSetup setup = new RecipeSetup(reviewed(), Optional.empty(), children);
 
         setup.beforeInstall(app, keys(Map.of("EXTRA_ENV", Map.of("GREETING", "hi"))));
 
@@ -103,10 +115,40 @@ public class RecipeSetupTest {
                 Map.entry(RecipeSetup.INSTALL_STEPS, "ran (recipe on the approved list)"));
     }
 
+    /**
+     * The approval binds to what was reviewed: once the recipe's CI code changes (a pull request
+     * edits install_steps.sh), the approval no longer covers it and the run is refused in one sentence
+     * naming the new digest, before the code runs.
+     */
+    @Test
+    void anApprovalIsOfTheReviewedContentAndChangedCodeIsRefusedBeforeItRuns() throws Exception {
+        Set<String> approval = reviewed();
+        installSteps("touch changed-steps-ran");
+        String now = reviewed().iterator().next();
+        RecipeSetup setup = new RecipeSetup(approval, Optional.empty(), children);
+
+        assertThatThrownBy(() -> setup.beforeInstall(app, CiKeys.defaults())).isInstanceOf(IllegalStateException.class)
+                .hasMessage("demo: its own CI code (compose.ccci.yml and install_steps.sh) is " + now + ", not the content"
+                        + " this host approved (" + approval.iterator().next() + "): review it and approve it with"
+                        + " -Dccci.approved-recipes=demo@" + now + ", or take demo off the approved list to run it without.");
+        assertThat(app.recipeDir().resolve("changed-steps-ran")).doesNotExist();
+        assertThat(env()).containsEntry("COMPOSE_FILE", "compose.yml:compose.smtp.yml");
+    }
+
+    /** The app's values reach the approved steps, but none that would steer the programs the script runs. */
+    @Test
+    void theApprovedStepsGetTheAppsValuesButNoneThatSteerTheirPrograms() throws Exception {
+        Files.writeString(app.envFile(), "TYPE=demo\nDOCKER_HOST=tcp://socket-proxy:2375\nLD_PRELOAD=/nonexistent.so\nDB=db\n");
+        installSteps("echo \"${DOCKER_HOST-unset} ${LD_PRELOAD-unset} $DB\" > seen");
+        new RecipeSetup(reviewed(), Optional.empty(), children).beforeInstall(app, CiKeys.defaults());
+
+        assertThat(app.recipeDir().resolve("seen")).content().isEqualTo("unset unset db\n");
+    }
+
     @Test
     void installStepsRunWithErrexitAndAFailureIsOneIOExceptionNamingTheScript() throws Exception {
         installSteps("echo before", "false", "touch after-false");
-        RecipeSetup setup = new RecipeSetup(true, Optional.empty(), children);
+        RecipeSetup setup = new RecipeSetup(reviewed(), Optional.empty(), children);
 
         assertThatThrownBy(() -> setup.beforeInstall(app, CiKeys.defaults()))
                 .isExactlyInstanceOf(IOException.class).hasNoCause()
@@ -118,7 +160,7 @@ public class RecipeSetupTest {
     @Test
     void installStepsRunWithNounsetSoAnUnsetVariableFailsThem() throws Exception {
         installSteps("echo \"$CCCI_NOT_SET_ANYWHERE\"", "touch after-unset");
-        RecipeSetup setup = new RecipeSetup(true, Optional.empty(), children);
+        RecipeSetup setup = new RecipeSetup(reviewed(), Optional.empty(), children);
 
         assertThatThrownBy(() -> setup.beforeInstall(app, CiKeys.defaults())).isExactlyInstanceOf(IOException.class)
                 .hasMessageStartingWith("install_steps.sh of demo exited ").hasMessageContaining("fix the script");
@@ -127,7 +169,7 @@ public class RecipeSetupTest {
 
     @Test
     void theCustomizationsOverlayIsWrittenIntoTheTreeAndAppendedForEveryRecipe() throws Exception {
-        RecipeSetup setup = new RecipeSetup(false, Optional.of(new Overlay()), children);
+        RecipeSetup setup = new RecipeSetup(Set.of(), Optional.of(new Overlay()), children);
 
         setup.applyOverlays(app);
 
@@ -139,7 +181,7 @@ public class RecipeSetupTest {
 
     @Test
     void applyingTheOverlaysTwiceChangesNothingTheSecondTime() throws Exception {
-        RecipeSetup setup = new RecipeSetup(true, Optional.of(new Overlay()), children);
+        RecipeSetup setup = new RecipeSetup(reviewed(), Optional.of(new Overlay()), children);
 
         setup.applyOverlays(app);
         String once = Files.readString(app.envFile());
@@ -153,7 +195,7 @@ public class RecipeSetupTest {
 
     @Test
     void beforeTheUpgradeTheNewTreesFilesDecideAndUpgradeExtraEnvIsSet() throws Exception {
-        RecipeSetup setup = new RecipeSetup(true, Optional.empty(), children);
+        RecipeSetup setup = new RecipeSetup(reviewed(), Optional.empty(), children);
         setup.applyOverlays(app);
         Files.delete(app.recipeDir().resolve(RecipeSetup.RECIPE_OVERLAY));
 

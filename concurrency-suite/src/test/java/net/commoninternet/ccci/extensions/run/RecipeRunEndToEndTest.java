@@ -306,7 +306,8 @@ class RecipeRunEndToEndTest {
         }
 
         MavenRun run = MavenRun.start(sandbox.resolve("plain.log"), env(true), "-Drecipe=plainsite",
-                "-Dccci.recipes=" + recipes, "-Dccci.approved-recipes=plainsite", "-Dccci.run-id=e2e-plain", "-Dccci.pr=3024");
+                "-Dccci.recipes=" + recipes, "-Dccci.approved-recipes=plainsite@"
+                        + net.commoninternet.ccci.extensions.workspace.RecipeSetup.codeDigest(recipe), "-Dccci.run-id=e2e-plain", "-Dccci.pr=3024");
         int exit = run.waitFor(Duration.ofMinutes(10));
         String output = run.output();
         Matcher app = APP.matcher(output);

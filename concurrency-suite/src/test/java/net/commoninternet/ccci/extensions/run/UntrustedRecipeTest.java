@@ -124,10 +124,10 @@ class UntrustedRecipeTest {
         refusals.put("i11fsec", "i11fsec: secret s is made from the file " + host.resolve("marker") + " (secrets)");
         recipe("i11xsec", web("    secrets: [s]\n") + "secrets:\n  s:\n    external: true\n    name: " + OTHER_SECRET + "\n", "");
         refusals.put("i11xsec", "i11xsec: secret s is the external object " + OTHER_SECRET + " (secrets)");
-        recipe("i11ldp", web(""), "LD_PRELOAD=" + host.resolve("evil.so") + "\n");
-        refusals.put("i11ldp", "i11ldp: the app's env (its .env.sample, EXTRA_ENV or a hook) sets LD_PRELOAD");
-        recipe("i11dkh", web(""), "DOCKER_HOST=tcp://127.0.0.1:1\n");
-        refusals.put("i11dkh", "i11dkh: the app's env (its .env.sample, EXTRA_ENV or a hook) sets DOCKER_HOST");
+        // a value that would steer ccci's own docker CLI is the compose's data only: both deploy, and the CLI never
+        // got it (a preloaded library that does not exist would make ld.so say so in every docker call's output)
+        recipe("i11ldp", web("    environment: [\"LD_PRELOAD=${LD_PRELOAD}\"]\n"), "LD_PRELOAD=" + host.resolve("evil.so") + "\n");
+        recipe("i11dkh", web("    environment: [\"DOCKER_HOST=${DOCKER_HOST}\"]\n"), "DOCKER_HOST=tcp://127.0.0.1:1\n");
         recipe("i11hvar", web("").replace("image: IMAGE", "image: \"ccci.local/i11-${I11_HOST_ONLY:-none}:1\""), "");
         refusals.put("i11hvar", "image ccci.local/i11-none:1 of service app is neither on this host nor pullable");
         Path overlay = recipe("i11ovl", web(""), "");
@@ -152,7 +152,7 @@ class UntrustedRecipeTest {
         refusals.put("i22label", "i22label: service app has the label com.docker.stack.namespace=i11-other (deploy.labels)");
         recipe("i22route", web("").replace("- \"traefik.enable=true\"", "- \"traefik.enable=true\"\n"
                 + "        - \"traefik.http.routers.${STACK_NAME}.rule=Host(`${DOMAIN}`) || Host(`bank.example.com`)\""), "");
-        refusals.put("i22route", "which routes bank.example.com to this app, a host other than the run's own domain");
+        refusals.put("i22route", "which can match requests for bank.example.com, a host other than the run's own domain");
         recipe("i22tcp", web("").replace("- \"traefik.enable=true\"", "- \"traefik.enable=true\"\n"
                 + "        - \"traefik.tcp.routers.${STACK_NAME}.rule=HostSNI(`*`)\""), "");
         refusals.put("i22tcp", "which opens a TCP router, which takes a port of the proxy beyond the run's own domain");
@@ -191,7 +191,7 @@ class UntrustedRecipeTest {
         Map<String, String> env = new HashMap<>(Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
                 "ABRA_DIR", sandbox.resolve("abra").toString(), "I11_HOST_ONLY", HOST_VALUE));
         List<String> names = new ArrayList<>(refusals.keySet());
-        names.add("i11allow");
+        names.addAll(List.of("i11allow", "i11ldp", "i11dkh"));
         MavenRun run = MavenRun.start(sandbox.resolve("battery.log"), env, "-Drecipe=" + String.join(",", names),
                 "-Dccci.recipes=" + sandbox.resolve("recipes"), "-Dccci.stages=install", "-Dccci.run-id=i11-battery",
                 "-Dccci.deploy-allowance=i11allow:volumes=" + allowedDir);
@@ -221,6 +221,12 @@ class UntrustedRecipeTest {
         softly.assertThat(out).as("i11allow deploys").contains("deploying " + AppNaming.stackName(domainOf.get("i11allow")));
         softly.assertThat(Files.readString(sandbox.resolve("runs/i11-battery-i11allow/results.json")))
                 .containsPattern("\"check\"\\s*:\\s*\"converged\",\\s*\"status\"\\s*:\\s*\"passed\"");
+        // the recipe's LD_PRELOAD and DOCKER_HOST interpolated its compose and reached no child of ccci's
+        for (String data : List.of("i11ldp", "i11dkh")) {
+            softly.assertThat(Files.readString(sandbox.resolve("runs/i11-battery-" + data + "/results.json"))).as(data)
+                    .containsPattern("\"check\"\\s*:\\s*\"converged\",\\s*\"status\"\\s*:\\s*\"passed\"");
+        }
+        softly.assertThat(out).as("ld.so preloading the recipe's library into a child").doesNotContain("ld.so");
         // a refused deploy is a failed run in its results, and its report says why in the reader's words
         for (String recipe : refusals.keySet()) {
             Path results = sandbox.resolve("runs/i11-battery-" + recipe + "/results.json");

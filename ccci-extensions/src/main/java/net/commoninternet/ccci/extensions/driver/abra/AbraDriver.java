@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
+import net.commoninternet.ccci.extensions.children.ChildEnvironment;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.DomainFence;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
@@ -71,7 +72,9 @@ public final class AbraDriver implements AppDriver {
         abra.newApp(recipe, RunAbraDir.SERVER, domain);
         Path envFile = abraDir.envFile(domain);
         // the env file only so far: the deploy policy before the first object of the app exists on the engine
-        policy.check(new App(recipe, domain, recipeDir, envFile, Map.of()));
+        App created = new App(recipe, domain, recipeDir, envFile, Map.of());
+        refuseSteering(created);
+        policy.check(created);
         abra.generateSecrets(domain);
         // abra prints the generated values but ccci does not parse them: no secret values to scan for.
         return new App(recipe, domain, recipeDir, envFile, Map.of());
@@ -80,8 +83,26 @@ public final class AbraDriver implements AppDriver {
     /** {@code abra app deploy}, with ccci's default limits as the last overlay for the services that set none. */
     @Override
     public void deploy(App app) throws IOException, InterruptedException {
+        refuseSteering(app);
         RecipeSetup.applyLimits(app, policy.limitsOverlay(app, policy.check(app)));
         abra.deploy(app.domain());
+    }
+
+    /**
+     * abra reads the app's env file itself, a program ccci does not control: ccci cannot keep a value
+     * whose name steers a program ({@code DOCKER_HOST}, {@code LD_PRELOAD}, ...) from steering abra, as
+     * it does for its own docker CLI (the swarm driver interpolates in ccci's JVM). So with this driver
+     * such a name is refused, naming the driver that runs it.
+     */
+    private static void refuseSteering(App app) throws IOException {
+        for (String name : new java.util.TreeSet<>(app.deployEnv().keySet())) {
+            if (ChildEnvironment.steersAChild(name)) {
+                throw new IllegalStateException(app.recipe() + ": its env sets " + name + ", and with the abra driver abra"
+                        + " reads the app's env itself, where " + name + " could steer abra rather than feed the compose:"
+                        + " run it with the embedded driver (-Dccci.driver=swarm), which only interpolates the compose"
+                        + " with it, or rename it in .env.sample and the compose.");
+            }
+        }
     }
 
     @Override

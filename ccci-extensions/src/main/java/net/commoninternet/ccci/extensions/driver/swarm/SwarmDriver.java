@@ -25,6 +25,7 @@ import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.EnvFile;
+import net.commoninternet.ccci.extensions.recipe.RecipeTree;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.policy.ComposeConfig;
 import net.commoninternet.ccci.extensions.policy.DeployPolicy;
@@ -76,8 +77,7 @@ public final class SwarmDriver implements AppDriver {
     @Override
     public App newApp(String recipe, String domain, Path recipeDir, RunAbraDir abra) throws IOException, InterruptedException {
         String stack = AppNaming.stackName(domain);
-        Path sample = recipeDir.resolve(".env.sample");
-        EnvFile env = Files.isRegularFile(sample) ? EnvFile.read(sample) : EnvFile.empty();
+        EnvFile env = EnvFile.read(RecipeTree.envSample(recipe, recipeDir));
         env.replaceText(recipe + ".example.com", domain).set("TYPE", recipe).set("DOMAIN", domain);
         Path file = abra.envFile(domain);
         env.write(file);

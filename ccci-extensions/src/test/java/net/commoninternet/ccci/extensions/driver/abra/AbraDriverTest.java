@@ -74,6 +74,27 @@ class AbraDriverTest {
         assertThat(left).singleElement().asString().contains("lease on it is no longer confirmed");
     }
 
+    /**
+     * abra reads the app's env itself, where ccci cannot keep a DOCKER_HOST or LD_PRELOAD from steering
+     * it: with this driver such a name is refused in one sentence naming the embedded driver, before
+     * abra is called (the swarm driver only interpolates the compose with it).
+     */
+    @Test
+    void aValueThatWouldSteerAbraIsRefusedBeforeAbraSeesIt() throws Exception {
+        FakeAbra fake = FakeAbra.install(bin);
+        AbraCommands commands = new AbraCommands(new AbraCli(fake.executable().toString()),
+                new ChildProcesses(fake.answering("", 0)), Duration.ofSeconds(30));
+        net.commoninternet.ccci.extensions.recipe.App app = net.commoninternet.ccci.extensions.recipe.TempApp.create(
+                bin.resolve("run"), "proxied", java.util.Map.of(), "TYPE=proxied", "DOCKER_HOST=tcp://socket-proxy:2375");
+
+        assertThatThrownBy(() -> new AbraDriver(commands, commands, null, bin.resolve("servers"), null).deploy(app))
+                .isInstanceOf(IllegalStateException.class).hasMessage("proxied: its env sets DOCKER_HOST, and with the abra"
+                        + " driver abra reads the app's env itself, where DOCKER_HOST could steer abra rather than feed the"
+                        + " compose: run it with the embedded driver (-Dccci.driver=swarm), which only interpolates the"
+                        + " compose with it, or rename it in .env.sample and the compose.");
+        assertThat(bin.resolve("fake-abra-log")).as("abra was never called").doesNotExist();
+    }
+
     private static final String DOMAIN = "fenced-1a2b3c.ci.commoninternet.net";
 
     /**

@@ -76,6 +76,19 @@ class SwarmDriverTest {
         docker.close();
     }
 
+    /** A recipe with no .env.sample is said in one line, never run with an empty env; nothing of its app is made. */
+    @Test
+    void aRecipeWithoutAnEnvSampleIsOneSentenceAndNothingOfItsAppIsMade() throws Exception {
+        Path recipe = Files.createDirectories(runDir.resolve("recipe"));
+        Files.writeString(recipe.resolve("compose.yml"), SLEEPER + "    secrets: [s]\nsecrets:\n  s:\n    external: true\n"
+                + "    name: ${STACK_NAME}_s_${SECRET_S_VERSION:-v1}\n");
+
+        assertThatThrownBy(() -> driver.newApp("preflight", DOMAIN, recipe, abra)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("preflight has no .env.sample at its root, which abra makes every app's env from (abra app new):"
+                        + " add one with TYPE=preflight and the values its compose uses.");
+        assertThat(abra.envFile(DOMAIN)).doesNotExist();
+    }
+
     private App app(String compose) throws Exception {
         return app(compose, "");
     }

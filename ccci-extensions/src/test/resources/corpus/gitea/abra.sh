@@ -1,0 +1,1 @@
+export APP_INI_VERSION=v12

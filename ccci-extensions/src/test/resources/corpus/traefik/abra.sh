@@ -1,0 +1,1 @@
+export TRAEFIK_YML_VERSION=v20
