@@ -195,6 +195,17 @@ public final class Constants {
     public static final String PARALLEL_CONFIG_PREFIX = "ccci.parallel.config.";
 
     /**
+     * Prefix of the keys of ccci's own build, never of a run: the concurrency suite's forks
+     * ({@code ccci.test.forks}, and {@code ccci.test.fork}, {@code ccci.test.build} in each fork). The
+     * engine reads none of them, and, being ccci's, refuses none (any other unknown {@code ccci.*} key is
+     * refused: {@code ConfigurationKeys}).
+     */
+    public static final String PROJECT_BUILD_PREFIX = "ccci.test.";
+
+    /** ccci's own build's switch that skips the project's tests ({@code scripts/bench pit}); never read by the engine. */
+    public static final String SKIP_PROJECT_TESTS = "ccci.skipProjectTests";
+
+    /**
      * Default of {@link #PARALLEL_PARALLELISM}, from the measured fan-out curve (docs/benchmarks.md,
      * {@code scripts/bench fanout}): on 2 cores, 4 at once kept a command of up to 32 runs within
      * 1.17x of ceil(N/4) runs alone (runs mostly wait on the engine); 8 at once did not (1.46x).
