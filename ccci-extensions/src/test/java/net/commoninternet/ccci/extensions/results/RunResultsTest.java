@@ -124,7 +124,7 @@ class RunResultsTest {
         assertThat(json.get("environment").get("swarm_nodes").asInt()).isEqualTo(3);
         assertThat(json.get("environment").get("default_runtime").asText()).isEqualTo("runsc");
         assertThat(json.get("next_level").get("why").asText()).isEqualTo(
-                "not selected: the run's stages (ccci.stages) left out backup and restore");
+                "not selected: the run's stages (ccci.stages or a tag filter) left out backup and restore");
         assertThat(runDir.resolve(RunReport.HTML)).content().contains("Upgrade: from 1.0.0+1 to 1.1.0+1.", "runsc", "3 nodes",
                 "level 2, not 3: backup_restore unver — not selected");
         assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("upgrade from 1.0.0+1 to 1.1.0+1");
