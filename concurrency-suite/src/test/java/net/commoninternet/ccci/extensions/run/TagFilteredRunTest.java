@@ -100,6 +100,27 @@ class TagFilteredRunTest {
         }
     }
 
+    /** Under Woodpecker, with no Drone variable and no -Dccci.run-id: the pipeline number names the run. */
+    @Test
+    void aWoodpeckerPipelinesNumberIsTheRunId() throws Exception {
+        // a Drone variable of the host running this suite is blanked: blank is unset
+        MavenRun run = MavenRun.start(sandbox.resolve("woodpecker.log"), Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString(), "CI_PIPELINE_NUMBER", "77", "CI_COMMIT_PULL_REQUEST", "3093",
+                "DRONE_BUILD_NUMBER", "", "DRONE_PULL_REQUEST", ""), "-Drecipe=custom-html", "-Dgroups=lint");
+        int exit = run.waitFor(Duration.ofMinutes(10));
+        String output = run.output();
+        String domain = domain(output);
+        try {
+            assertThat(exit).as(output).isZero();
+            assertThat(output).contains("== ccci run 77 (pid ", "(pr 3093)");
+            JsonNode results = results("77");
+            assertThat(results.path("run_id").asText()).isEqualTo("77");
+            assertThat(results.path("pr").asInt()).isEqualTo(3093);
+        } finally {
+            MavenRun.removeLeftovers(domain);
+        }
+    }
+
     @Test
     void excludedGroupsUpgradeRunsEveryOtherTierDeployingTheHeadDirectlyAndOnce() throws Exception {
         MavenRun run = run("tags-no-upgrade", 3092, "-DexcludedGroups=upgrade");
