@@ -100,6 +100,16 @@ class TagFilteredRunTest {
         }
     }
 
+    /** A filter naming no tag of the run (a typo) prunes every check: the command fails, never tests nothing and passes. */
+    @Test
+    void aFilterThatLeavesNoTestFailsTheCommand() throws Exception {
+        MavenRun run = run("tags-typo", 3094, "-Dgroups=lnt");
+
+        assertThat(run.waitFor(Duration.ofMinutes(10))).as(run.output()).isEqualTo(1);
+        assertThat(run.output()).contains("No tests were executed!").doesNotContain("== ccci run tags-typo");
+        assertThat(sandbox.resolve("runs/tags-typo")).doesNotExist();
+    }
+
     /** Under Woodpecker, with no Drone variable and no -Dccci.run-id: the pipeline number names the run. */
     @Test
     void aWoodpeckerPipelinesNumberIsTheRunId() throws Exception {
