@@ -19,4 +19,10 @@ import org.junit.platform.commons.annotation.Testable;
 @Retention(RetentionPolicy.RUNTIME)
 public @interface AfterOperation {
     Tier value();
+
+    /**
+     * What the assertion needs beyond the live app, as JUnit tags (e.g. {@code needs-browser}), so a
+     * tag filter can leave it out; each a valid JUnit tag naming no tier. None by default.
+     */
+    String[] tags() default {};
 }

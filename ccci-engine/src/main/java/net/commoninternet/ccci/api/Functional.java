@@ -15,4 +15,10 @@ import org.junit.platform.commons.annotation.Testable;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 public @interface Functional {
+
+    /**
+     * What the test needs beyond the live app, as JUnit tags (e.g. {@code needs-browser}), so a tag
+     * filter can leave it out; each a valid JUnit tag naming no tier. None by default.
+     */
+    String[] tags() default {};
 }

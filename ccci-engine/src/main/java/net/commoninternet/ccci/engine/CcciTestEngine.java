@@ -1,7 +1,9 @@
 package net.commoninternet.ccci.engine;
 
+import java.util.List;
 import java.util.Optional;
 import net.commoninternet.ccci.api.RecipeCi;
+import net.commoninternet.ccci.engine.config.ConfigurationKeys;
 import net.commoninternet.ccci.engine.config.SettingsReader;
 import net.commoninternet.ccci.engine.descriptor.CcciEngineDescriptor;
 import net.commoninternet.ccci.engine.discovery.RecipeSelection;
@@ -64,12 +66,21 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
                     DiscoveryIssue.Severity.ERROR, RecipeSelection.blank(blank.get())));
             return engine;
         }
+        // A misspelt ccci.* key is refused whenever the engine would run something (a recipe named, or a
+        // run selected by its unique id), never for a build that runs no recipe (a module's own tests).
+        List<String> unknownKeys = ConfigurationKeys.known().problems(request.getConfigurationParameters());
+        if (!reader.recipes().isEmpty()) {
+            report(request, uniqueId, unknownKeys);
+        }
         EngineDiscoveryRequestResolver.<CcciEngineDescriptor>builder()
                 .addClassContainerSelectorResolver(c -> c.isAnnotationPresent(RecipeCi.class))
                 .addSelectorResolver(ctx -> new RecipeSelectorResolver(reader, plugins, ctx.getIssueReporter()))
                 .build()
                 .resolve(request, engine);
         engine.planRuns();
+        if (reader.recipes().isEmpty() && !engine.runs().isEmpty()) {
+            report(request, uniqueId, unknownKeys);
+        }
         if (engine.runs().size() > 1) {
             ParallelExecution.problem(request.getConfigurationParameters()).ifPresent(problem -> request.getDiscoveryListener()
                     .issueEncountered(uniqueId, DiscoveryIssue.create(DiscoveryIssue.Severity.ERROR, problem)));
@@ -81,6 +92,11 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
             plugins.onlyLifecycle().ifPresent(RunLifecycle::warmUp);
         }
         return engine;
+    }
+
+    private static void report(EngineDiscoveryRequest request, UniqueId uniqueId, List<String> problems) {
+        problems.forEach(problem -> request.getDiscoveryListener().issueEncountered(uniqueId,
+                DiscoveryIssue.create(DiscoveryIssue.Severity.ERROR, problem)));
     }
 
     /** The runs of a plan of several recipes in parallel (ccci.parallel.*); one run on the calling thread. */

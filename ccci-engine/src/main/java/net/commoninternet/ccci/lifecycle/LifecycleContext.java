@@ -19,6 +19,14 @@ public interface LifecycleContext extends RunContext {
     /** The recipe's source as found in {@code ccci.recipes}; runs clone it, never change it. */
     Path recipeSource();
 
+    /**
+     * Whether the run deploys its app: some tier it executes needs the live app
+     * ({@code TierPlugin.needsLiveApp}). A run whose tiers need only the recipe (LINT alone, as
+     * {@code -Dgroups=lint} leaves it) deploys nothing and runs its tiers right after
+     * {@link RunSteps#beforeRun()}, against a {@code LiveRun} of the recipe alone.
+     */
+    boolean deploysApp();
+
     /** The CI keys of the recipe's dependencies ({@code DEPS}). */
     DependencyKeys dependencyKeys();
 

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.spi;
 
 import java.util.Optional;
+import java.util.Set;
 import org.apiguardian.api.API;
 import org.junit.platform.engine.TestSource;
 
@@ -14,6 +15,16 @@ public interface Check {
     String name();
 
     void verify(TierContext tier) throws Exception;
+
+    /**
+     * What this check needs beyond its tier's operation, as JUnit tags (e.g. {@code needs-network} for a
+     * rule that asks a registry): published on its node beside its tier's own tag, so a tag filter
+     * ({@code -Dgroups}, {@code -DexcludedGroups}, an IDE's) can leave it out. Each a valid JUnit tag
+     * that names no tier (a tier's tag is its tier's); none by default. Known at discovery time.
+     */
+    default Set<String> tags() {
+        return Set.of();
+    }
 
     /** Where an IDE should navigate for this check, if anywhere. */
     default Optional<TestSource> source() {

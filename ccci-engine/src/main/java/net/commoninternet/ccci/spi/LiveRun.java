@@ -15,7 +15,9 @@ import org.apiguardian.api.API;
  * reach the app as the proxy does and exec in it ({@link #app()}), probe it ({@link #probes()}),
  * back it up and restore it ({@link #backups()}), redeploy it at another version
  * ({@link #versions()}), lint it ({@link #lint()}) and read its services' logs
- * ({@link #serviceLogs()}).
+ * ({@link #serviceLogs()}). A run none of whose tiers needs the app ({@link TierPlugin#needsLiveApp()}:
+ * LINT alone) deploys nothing; its tiers get a live run of the recipe alone, whose {@link #lint()} and
+ * {@link #hookContext} work and whose app, probes, backups, versions and convergence are refused.
  */
 @API(status = API.Status.EXPERIMENTAL)
 public interface LiveRun {

@@ -37,6 +37,15 @@ public interface TierPlugin {
         return List.of();
     }
 
+    /**
+     * Whether this tier's operation or checks need the run's deployed app. A run whose tiers need none
+     * (LINT, which reads the recipe) deploys nothing: its tiers get a {@link LiveRun} of the recipe
+     * alone, whose {@link LiveRun#lint()} works and whose app refuses every use. True by default.
+     */
+    default boolean needsLiveApp() {
+        return true;
+    }
+
     /** The tier's operation; runs once, before the checks. */
     void operate(TierContext tier) throws Exception;
 }

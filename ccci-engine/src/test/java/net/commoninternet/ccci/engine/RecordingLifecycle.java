@@ -52,6 +52,8 @@ public final class RecordingLifecycle implements RunLifecycle {
     static volatile Semaphore slotRunEnds = new Semaphore(0);
     /** Why a run was stopped, per recipe, once a test double stopped it (recipes named {@code stopped-*}: INSTALL's first check). */
     static final Map<String, String> STOPS = new ConcurrentHashMap<>();
+    /** Whether each run deployed its app, as the engine told it ({@code deploysApp}). */
+    static final Map<String, Boolean> DEPLOYED = new ConcurrentHashMap<>();
 
     @Override
     public void beginPlan(RunPlan plan) {
@@ -112,7 +114,8 @@ public final class RecordingLifecycle implements RunLifecycle {
         Optional<Misstep> misstep = Misstep.of(run.recipe());
         try {
             steps.beforeRun();
-            if (misstep.filter(m -> m == Misstep.SKIPS_BEFORE_DEPLOY).isEmpty()) {
+            DEPLOYED.put(run.recipe(), run.deploysApp());
+            if (run.deploysApp() && misstep.filter(m -> m == Misstep.SKIPS_BEFORE_DEPLOY).isEmpty()) {
                 steps.beforeDeploy(new RecordingHookContext(domain, keys, Tier.INSTALL, Optional.empty()));
             }
             if (misstep.filter(m -> m == Misstep.DEPLOY_FAILS).isPresent()) {

@@ -94,6 +94,12 @@ public final class RecordingTiers {
                     : checks();
         }
 
+        /** As ccci's LINT: it reads the recipe, so a run of it alone deploys nothing. */
+        @Override
+        public boolean needsLiveApp() {
+            return false;
+        }
+
         @Override
         public void operate(TierContext run) {
             RecordingLifecycle.EVENTS.add("operate lint");

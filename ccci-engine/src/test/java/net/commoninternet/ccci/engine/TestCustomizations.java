@@ -19,6 +19,41 @@ public final class TestCustomizations {
     private TestCustomizations() {
     }
 
+    /** Functional tests with tags of what they need, and an install assertion with one. */
+    public static final class Tagged implements RecipeCustomization {
+        @Override
+        public String recipe() {
+            return "tagged";
+        }
+
+        @AfterOperation(value = Tier.INSTALL, tags = "needs-browser")
+        void pageLooksRight(LiveApp app) {
+            RecordingLifecycle.EVENTS.add("recipe check pageLooksRight");
+        }
+
+        @Functional(tags = {"needs-browser", "slow"})
+        void clicksThrough(LiveApp app) {
+            RecordingLifecycle.EVENTS.add("functional clicksThrough");
+        }
+
+        @Functional
+        void answers(LiveApp app) {
+            RecordingLifecycle.EVENTS.add("functional answers");
+        }
+    }
+
+    /** Tags no filter could read or that would name a tier. */
+    public static final class BadlyTagged implements RecipeCustomization {
+        @Override
+        public String recipe() {
+            return "badly-tagged";
+        }
+
+        @Functional(tags = {"needs browser", "upgrade"})
+        void clicksThrough(LiveApp app) {
+        }
+    }
+
     /** A backup assertion of the recipe's own, between the tier's generic checks and its last ones. */
     public static final class Ordered implements RecipeCustomization {
         @Override

@@ -26,11 +26,16 @@ public final class Constants {
     /** Short form of {@link #RECIPE}, what users type on the Maven command line. */
     public static final String RECIPE_SHORT = "recipe";
 
-    /** Pull request number under test; default 0 (no PR). */
+    /**
+     * Pull request number under test; default the CI's ({@code DRONE_PULL_REQUEST}, else Woodpecker's
+     * {@code CI_COMMIT_PULL_REQUEST}), else 0 (no PR).
+     */
     public static final String PR = "ccci.pr";
 
     /**
-     * Git ref under test: a branch, a tag or a commit id; default the recipe's checked-out HEAD.
+     * Git ref under test: a branch, a tag or a commit id; default the commit the CI built when the CI's
+     * repository is the recipe's own ({@code DRONE_COMMIT} where {@code DRONE_REPO_NAME} is the recipe,
+     * {@code CI_COMMIT_SHA} where {@code CI_REPO_NAME} is), else the recipe's checked-out HEAD.
      * A value git could read as an option or a path ({@code --pathspec-from-file=...},
      * {@code HEAD:compose.yml}, {@code ../x}) or one with control characters or spaces is refused
      * at discovery.
@@ -38,7 +43,8 @@ public final class Constants {
     public static final String REF = "ccci.ref";
 
     /**
-     * Run id; default {@code DRONE_BUILD_NUMBER}, else {@code manual-<pid>}. A command of several
+     * Run id; default {@code DRONE_BUILD_NUMBER}, else Woodpecker's {@code CI_PIPELINE_NUMBER}, else
+     * {@code manual-<pid>}. A command of several
      * recipes is this run id; each of its runs is {@code <run id>-<recipe>}.
      */
     public static final String RUN_ID = "ccci.run-id";
@@ -248,6 +254,17 @@ public final class Constants {
      * pool, never the bound ({@link #PARALLEL_PARALLELISM}).
      */
     public static final String PARALLEL_CONFIG_PREFIX = "ccci.parallel.config.";
+
+    /**
+     * Prefix of the keys of ccci's own build, never of a run: the concurrency suite's forks
+     * ({@code ccci.test.forks}, and {@code ccci.test.fork}, {@code ccci.test.build} in each fork). The
+     * engine reads none of them, and, being ccci's, refuses none (any other unknown {@code ccci.*} key is
+     * refused: {@code ConfigurationKeys}).
+     */
+    public static final String PROJECT_BUILD_PREFIX = "ccci.test.";
+
+    /** ccci's own build's switch that skips the project's tests ({@code scripts/bench pit}); never read by the engine. */
+    public static final String SKIP_PROJECT_TESTS = "ccci.skipProjectTests";
 
     /**
      * Default of {@link #PARALLEL_PARALLELISM}, from the measured fan-out curve (docs/benchmarks.md,

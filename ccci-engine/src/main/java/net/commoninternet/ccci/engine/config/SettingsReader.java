@@ -119,21 +119,20 @@ public final class SettingsReader {
             problems.add("'" + recipe + "' is not a recipe name: use lower-case letters, digits and '-' only"
                     + " (no '/', '..' or spaces), for example -Drecipe=custom-html.");
         }
-        int pr = parse(PR, "0", Integer::parseInt, "a pull request number such as -Dccci.pr=42");
+        int pr = pullRequest();
         if (pr < 0) {
             problems.add(PR + " must not be negative; pass the pull request number, or 0 for none.");
         }
         // control characters are refused, never trimmed away (trim() drops them at the ends)
-        String ref = config.get(REF).map(r -> r.chars().anyMatch(Character::isISOControl) ? r : r.strip())
-                .filter(s -> !s.isEmpty()).orElse(null);
+        String ref = config.get(REF).or(() -> ciCommit(recipe))
+                .map(r -> r.chars().anyMatch(Character::isISOControl) ? r : r.strip()).filter(s -> !s.isEmpty()).orElse(null);
         if (ref != null && !plainRef(ref)) {
             problems.add(REF + "='" + printable(ref) + "' is not a plain git ref: name a branch, a tag or a commit id"
                     + " (letters, digits, '.', '_', '-', '+', '/', '~', '^'; not starting with '-' or '/', no '..', ':',"
                     + " spaces or control characters), for example -D" + REF + "=main.");
         }
-        String runId = config.get(RUN_ID)
-                .or(() -> Optional.ofNullable(env.get(HostVariables.DRONE_BUILD_NUMBER)))
-                .map(String::trim).filter(s -> !s.isEmpty())
+        String runId = config.get(RUN_ID).map(String::trim).filter(s -> !s.isEmpty())
+                .or(() -> fromCi(HostVariables.Ci::runId).map(Map.Entry::getValue))
                 .orElse("manual-" + pid);
         if (!RUN_ID_PATTERN.matcher(runId).matches()) {
             problems.add("run id '" + runId + "' is not usable as a folder name: use letters, digits, '.', '_'"
@@ -443,6 +442,40 @@ public final class SettingsReader {
     private Path path(String key, String envName, String fallback) {
         return absolute(config.get(key).or(() -> Optional.ofNullable(env.get(envName)))
                 .map(String::trim).filter(s -> !s.isEmpty()).orElse(fallback));
+    }
+
+    /**
+     * The first CI's {@code variable} (its name and value) that is set and not blank: Drone's, then
+     * Woodpecker's ({@link HostVariables#CIS}).
+     */
+    private Optional<Map.Entry<String, String>> fromCi(Function<HostVariables.Ci, String> variable) {
+        return HostVariables.CIS.stream().map(variable).filter(name -> env.get(name) != null && !env.get(name).isBlank())
+                .findFirst().map(name -> Map.entry(name, env.get(name).trim()));
+    }
+
+    /** {@code ccci.pr}, else the CI's pull request ({@code DRONE_PULL_REQUEST}, {@code CI_COMMIT_PULL_REQUEST}), else 0. */
+    private int pullRequest() {
+        if (config.get(PR).isPresent()) {
+            return parse(PR, "0", Integer::parseInt, "a pull request number such as -Dccci.pr=42");
+        }
+        Optional<Map.Entry<String, String>> ci = fromCi(HostVariables.Ci::pullRequest);
+        try {
+            return ci.map(e -> Integer.parseInt(e.getValue())).orElse(0);
+        } catch (NumberFormatException e) {
+            problems.add(ci.get().getKey() + "='" + printable(ci.get().getValue()) + "' is not a pull request number: unset it,"
+                    + " or pass the number with -D" + PR + "=42 (which wins over it).");
+            return 0;
+        }
+    }
+
+    /**
+     * The commit the CI built, as the ref under test of {@code recipe}: only where the CI's repository
+     * is the recipe's own (its name is the recipe's), since a pipeline of another repository (ccci's
+     * own) builds a commit the recipe does not have.
+     */
+    private Optional<String> ciCommit(String recipe) {
+        return HostVariables.CIS.stream().filter(ci -> recipe.equals(env.get(ci.repository())))
+                .map(ci -> env.get(ci.commit())).filter(c -> c != null && !c.isBlank()).findFirst();
     }
 
     private <T> T parse(String key, String fallback, Function<String, T> parser, String example) {

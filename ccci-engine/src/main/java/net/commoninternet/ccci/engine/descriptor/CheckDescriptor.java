@@ -1,9 +1,11 @@
 package net.commoninternet.ccci.engine.descriptor;
 
 import java.util.Optional;
+import java.util.Set;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
 import net.commoninternet.ccci.engine.execution.Redaction;
+import net.commoninternet.ccci.engine.extension.CheckTags;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.SkipKind;
@@ -11,6 +13,7 @@ import org.apiguardian.api.API;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.TestTag;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;
@@ -24,6 +27,8 @@ public final class CheckDescriptor extends AbstractTestDescriptor implements Nod
     private final Check check;
     private final Tier tier;
     private final String legacyName;
+    /** Its tier's tag and its own ({@link Check#tags()}): JUnit's tag filters judge a check by these alone. */
+    private final Set<TestTag> tags;
     /**
      * Why the run was stopped, as it was when this node's work threw: a failure the stop caused says
      * so in the results; one that came before the stop keeps its own message alone.
@@ -39,6 +44,12 @@ public final class CheckDescriptor extends AbstractTestDescriptor implements Nod
         this.check = check;
         this.tier = Tier.fromId(tier).orElseThrow();
         this.legacyName = recipe + " > " + tier + " > " + check.name();
+        this.tags = CheckTags.of(this.tier, check);
+    }
+
+    @Override
+    public Set<TestTag> getTags() {
+        return tags;
     }
 
     @Override

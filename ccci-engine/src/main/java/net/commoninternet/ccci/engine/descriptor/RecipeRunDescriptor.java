@@ -85,10 +85,19 @@ public final class RecipeRunDescriptor extends AbstractTestDescriptor implements
         return ExecutionMode.CONCURRENT;
     }
 
+    /**
+     * The tiers this run executes: those still in the tree when it runs, after ccci.stages, a unique-id
+     * selection and JUnit's tag filters (which prune a tier whose checks they all removed).
+     */
     Set<Tier> tiers() {
         Set<Tier> tiers = EnumSet.noneOf(Tier.class);
         getChildren().forEach(c -> tiers.add(((TierDescriptor) c).tier()));
         return tiers;
+    }
+
+    /** Whether any tier this run executes needs its deployed app; if none does, the run deploys nothing. */
+    boolean deploysApp() {
+        return getChildren().stream().anyMatch(c -> ((TierDescriptor) c).needsLiveApp());
     }
 
     /**
@@ -100,7 +109,7 @@ public final class RecipeRunDescriptor extends AbstractTestDescriptor implements
      */
     @Override
     public void around(CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) {
-        RecipeRunContext run = new RecipeRunContext(settings, recipe, tiers(), context.attachments().to(this));
+        RecipeRunContext run = new RecipeRunContext(settings, recipe, tiers(), context.attachments().to(this), deploysApp());
         RunLifecycle lifecycle = context.plugins().lifecycle();
         EngineRunSteps steps = new EngineRunSteps(run, context.plugins().extensions(), lifecycle.getClass().getName(),
                 (live, stop) -> invocation.invoke(context.withLive(run, live, stop)));

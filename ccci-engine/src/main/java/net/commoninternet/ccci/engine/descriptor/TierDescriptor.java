@@ -1,11 +1,13 @@
 package net.commoninternet.ccci.engine.descriptor;
 
 import java.util.Optional;
+import java.util.Set;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
 import net.commoninternet.ccci.engine.execution.Redaction;
 import net.commoninternet.ccci.engine.execution.TierRecord;
 import net.commoninternet.ccci.engine.execution.TierRunContext;
+import net.commoninternet.ccci.engine.extension.CheckTags;
 import net.commoninternet.ccci.engine.extension.PreOperationHooks;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.SkipKind;
@@ -15,6 +17,7 @@ import org.apiguardian.api.API;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.TestTag;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;
@@ -34,6 +37,11 @@ public final class TierDescriptor extends AbstractTestDescriptor implements Node
      * so in the results; one that came before the stop keeps its own message alone.
      */
     private volatile Optional<String> stoppedAtFailure = Optional.empty();
+    /**
+     * Whether discovery gave this tier checks: it is a container then, even once a tag filter removed
+     * them all (JUnit then prunes it, and the run leaves the tier's operation out, as ccci.stages would).
+     */
+    private boolean withChecks;
 
     /** @param notApplicable the recipe's reason (EXPECTED_NA) why this tier does not apply to it */
     public TierDescriptor(UniqueId uniqueId, Tier tier, Optional<TierPlugin> plugin, TestSource anchor,
@@ -61,7 +69,27 @@ public final class TierDescriptor extends AbstractTestDescriptor implements Node
      */
     @Override
     public Type getType() {
-        return getChildren().isEmpty() ? Type.TEST : Type.CONTAINER;
+        return withChecks ? Type.CONTAINER : Type.TEST;
+    }
+
+    @Override
+    public void addChild(TestDescriptor child) {
+        withChecks = true;
+        super.addChild(child);
+    }
+
+    /** The tier's id: {@code -Dgroups=lint}, {@code -DexcludedGroups=upgrade} select tiers, and so the run's stages. */
+    @Override
+    public Set<TestTag> getTags() {
+        return CheckTags.of(tier);
+    }
+
+    /**
+     * Whether this tier, as it will run, needs the run's deployed app: it has an implementation that
+     * does ({@link TierPlugin#needsLiveApp}) and nothing skips it whole.
+     */
+    boolean needsLiveApp() {
+        return skip().isEmpty() && plugin.map(TierPlugin::needsLiveApp).orElse(false);
     }
 
     /** On its run's thread, as everything of a run. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import net.commoninternet.ccci.engine.config.ConfigurationKeys;
 import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.engine.config.SettingsReader;
 import net.commoninternet.ccci.engine.parallel.ParallelExecution;
@@ -86,6 +87,10 @@ public final class RecipeSelection {
         }
         List<String> recipes = reader.recipes();
         Set<String> problems = new LinkedHashSet<>();
+        if (!recipes.isEmpty()) {
+            // as discovery: a key ccci does not know, before any recipe is judged
+            problems.addAll(ConfigurationKeys.known().problems(config));
+        }
         Optional<List<String>> names = recipes.isEmpty() ? Optional.of(List.of()) : expand(reader, recipes, problems::add);
         int runs = 0;
         for (String recipe : names.orElse(List.of())) {

@@ -25,6 +25,7 @@ import net.commoninternet.ccci.engine.descriptor.CheckDescriptor;
 import net.commoninternet.ccci.engine.descriptor.RecipeRunDescriptor;
 import net.commoninternet.ccci.engine.descriptor.TierDescriptor;
 import net.commoninternet.ccci.engine.execution.RecipeUnderTest;
+import net.commoninternet.ccci.engine.extension.CheckTags;
 import net.commoninternet.ccci.engine.extension.Plugins;
 import net.commoninternet.ccci.engine.extension.PreOperationHooks;
 import net.commoninternet.ccci.engine.extension.RecipeChecks;
@@ -176,6 +177,17 @@ public final class RecipeSelectorResolver implements SelectorResolver {
                 return error("tier " + onlyTier.get().id() + " has no check '" + onlyCheck.get() + "': its checks are "
                         + (names.isEmpty() ? "none" : String.join(", ", names)) + "." + Suggestions.didYouMean(onlyCheck.get(), names));
             }
+        }
+        // a tier's checks publish their tags (CheckTags): one a tag filter could not read fails here, not at the run
+        List<String> untaggable = new ArrayList<>();
+        for (Tier tier : tiers) {
+            for (Check check : checks(tier, settings, customization)) {
+                CheckTags.problem(recipe + " > " + tier.id() + " > " + check.name(), check.tags()).ifPresent(untaggable::add);
+            }
+        }
+        if (!untaggable.isEmpty()) {
+            untaggable.forEach(p -> issues.reportIssue(DiscoveryIssue.create(Severity.ERROR, p)));
+            return unresolved();
         }
         CiKeys runKeys = keys;
         RecipeUnderTest underTest = new RecipeUnderTest(catalog.source(recipe), runKeys, customization,

@@ -2,6 +2,7 @@ package net.commoninternet.ccci.engine.discovery;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringReader;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -13,6 +14,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import net.commoninternet.ccci.engine.config.SettingsReader;
 import net.commoninternet.ccci.spi.Driver;
 import org.apiguardian.api.API;
@@ -26,7 +28,8 @@ import org.junit.platform.engine.ConfigurationParameters;
  * as its own exception with some 40 lines of Maven's stack around the sentence.
  *
  * <p>The judging is discovery's own ({@link RecipeSelection} over {@link SettingsReader}), on
- * what the fork would see: Maven's user properties (the command line's {@code -D}s, which Maven
+ * what the fork would see: the {@code configurationParameters} of its Surefire configuration (the
+ * second argument), Maven's user properties (the command line's {@code -D}s, which Maven
  * makes system properties and Surefire hands the fork over its own; a system property whose value
  * is one of this JVM's own {@code -D} options, from MAVEN_OPTS or .mvn/jvm.config, is left out, as
  * the fork never gets it), {@code junit-platform.properties} on the class path, the
@@ -51,7 +54,8 @@ public final class SelectionCheck {
     /**
      * @param args the folder of the module whose Surefire fork runs the recipes (its working
      *             directory; the recipes are its {@code recipes} folder unless {@code ccci.recipes}
-     *             is given), or {@link #BLANK_ONLY}
+     *             is given), then, if given, the {@code configurationParameters} of its Surefire
+     *             configuration (properties text, as Surefire reads them); or {@link #BLANK_ONLY}
      */
     public static void main(String[] args) throws IOException {
         boolean blankOnly = args.length == 0 || args[0].equals(BLANK_ONLY);
@@ -64,9 +68,13 @@ public final class SelectionCheck {
                 defaults.load(file);
             }
         }
-        Function<String, Optional<String>> config = forksView(System.getProperties(),
+        Properties explicit = new Properties();
+        if (!blankOnly && args.length > 1) {
+            explicit.load(new StringReader(args[1]));
+        }
+        ConfigurationParameters config = forksView(explicit, System.getProperties(),
                 ManagementFactory.getRuntimeMXBean().getInputArguments(), defaults);
-        List<String> problems = blankOnly ? SettingsReader.fromProcess(parameters(config), Set.of()).blankRecipeKey()
+        List<String> problems = blankOnly ? SettingsReader.fromProcess(config, Set.of()).blankRecipeKey()
                 .map(key -> List.of(RecipeSelection.blank(key))).orElse(List.of()) : problems(config, Path.of(args[0]));
         if (!problems.isEmpty()) {
             problems.forEach(p -> System.err.println("[ERROR] " + p));
@@ -77,14 +85,17 @@ public final class SelectionCheck {
     }
 
     /**
-     * A key's value as Surefire's fork would get it: Surefire hands the fork Maven's user properties
-     * (the command line's {@code -D}s, {@code .mvn/maven.config}), which Maven also makes system
-     * properties, but not the {@code -D} options of Maven's own JVM ({@code MAVEN_OPTS},
-     * {@code .mvn/jvm.config}, among {@code jvmArguments}): a system property whose value is that
-     * of such an option is left out (a command line's {@code -D} of the same key and another value
-     * replaced it, so it stays); then {@code defaults}.
+     * The configuration as Surefire's fork would get it: first its Surefire configuration's
+     * {@code configurationParameters} ({@code explicit}); then Maven's user properties (the command
+     * line's {@code -D}s, {@code .mvn/maven.config}), which Surefire hands the fork and Maven also
+     * makes system properties, but not the {@code -D} options of Maven's own JVM ({@code MAVEN_OPTS},
+     * {@code .mvn/jvm.config}, among {@code jvmArguments}): a system property whose value is that of
+     * such an option is left out (a command line's {@code -D} of the same key and another value
+     * replaced it, so it stays); then {@code defaults} ({@code junit-platform.properties}). Its keys
+     * are the keys that have a value so.
      */
-    static Function<String, Optional<String>> forksView(Properties system, List<String> jvmArguments, Properties defaults) {
+    static ConfigurationParameters forksView(Properties explicit, Properties system, List<String> jvmArguments,
+            Properties defaults) {
         Map<String, String> jvmOptions = new HashMap<>();
         for (String argument : jvmArguments) {
             if (argument.startsWith("-D") && argument.length() > 2) {
@@ -93,36 +104,45 @@ public final class SelectionCheck {
                         equals < 0 ? "" : argument.substring(equals + 1));
             }
         }
-        return key -> Optional.ofNullable(system.getProperty(key)).filter(value -> !value.equals(jvmOptions.get(key)))
+        Function<String, Optional<String>> values = key -> Optional.ofNullable(explicit.getProperty(key))
+                .or(() -> Optional.ofNullable(system.getProperty(key)).filter(value -> !value.equals(jvmOptions.get(key))))
                 .or(() -> Optional.ofNullable(defaults.getProperty(key)));
+        return parameters(values, () -> {
+            Set<String> keys = new TreeSet<>(explicit.stringPropertyNames());
+            keys.addAll(system.stringPropertyNames());
+            keys.addAll(defaults.stringPropertyNames());
+            keys.removeIf(key -> values.apply(key).isEmpty());
+            return keys;
+        });
     }
 
     /**
-     * The selection's problems under {@code config} (a key's value, if set) and this process's
-     * environment, for a JVM working in {@code workingDirectory}.
+     * The selection's problems under {@code config} and this process's environment, for a JVM working
+     * in {@code workingDirectory}.
      */
-    static List<String> problems(Function<String, Optional<String>> config, Path workingDirectory) {
+    static List<String> problems(ConfigurationParameters config, Path workingDirectory) {
         Set<String> drivers = new TreeSet<>();
         ServiceLoader.load(Driver.class, SelectionCheck.class.getClassLoader()).forEach(d -> drivers.add(d.id()));
-        ConfigurationParameters parameters = parameters(config);
-        return RecipeSelection.problems(SettingsReader.fromProcess(parameters, drivers, workingDirectory.toAbsolutePath()),
-                parameters);
+        return RecipeSelection.problems(SettingsReader.fromProcess(config, drivers, workingDirectory.toAbsolutePath()),
+                config);
     }
 
-    private static ConfigurationParameters parameters(Function<String, Optional<String>> config) {
+    /** Configuration parameters of {@code values}, whose keys are {@code keys}. */
+    static ConfigurationParameters parameters(Function<String, Optional<String>> values, Supplier<Set<String>> keys) {
         return new ConfigurationParameters() {
             @Override
             public Optional<String> get(String key) {
-                return config.apply(key);
+                return values.apply(key);
             }
 
             @Override
             public Optional<Boolean> getBoolean(String key) {
                 return get(key).map(Boolean::parseBoolean);
             }
+
             @Override
             public Set<String> keySet() {
-                return Set.of();
+                return keys.get();
             }
         };
     }

@@ -53,14 +53,19 @@ public final class EngineRunSteps implements RunSteps {
 
     @Override
     public void beforeDeploy(HookContext context) throws Exception {
+        if (!run.deploysApp()) {
+            throw new IllegalStateException("the run lifecycle " + lifecycle + " called beforeDeploy for " + run.recipe()
+                    + ", whose tiers need no deployed app: such a run deploys nothing (beforeRun, then tiers).");
+        }
         advance(Reached.BEFORE_RUN, Reached.BEFORE_DEPLOY, "beforeDeploy");
         PreOperationHooks.run(run.customization(), context);
         extensions.beforeDeploy(run);
     }
 
+    /** After beforeDeploy; right after beforeRun for a run that deploys nothing ({@code deploysApp()} false). */
     @Override
     public void tiers(LiveRun live, RunStop stop) throws Exception {
-        advance(Reached.BEFORE_DEPLOY, Reached.TIERS, "tiers");
+        advance(run.deploysApp() ? Reached.BEFORE_DEPLOY : Reached.BEFORE_RUN, Reached.TIERS, "tiers");
         tierRunner.run(live, stop);
     }
 
@@ -75,15 +80,16 @@ public final class EngineRunSteps implements RunSteps {
         if (reached != from) {
             throw new IllegalStateException("the run lifecycle " + lifecycle + " called " + step + " for " + run.recipe()
                     + (reached.compareTo(from) > 0 ? " a second time" : " before " + next(reached))
-                    + ": a run's steps are beforeRun, beforeDeploy and tiers, each once and in that order.");
+                    + ": a run's steps are beforeRun, beforeDeploy and tiers, each once and in that order (beforeRun and"
+                    + " tiers for a run that deploys nothing).");
         }
         reached = to;
     }
 
-    private static String next(Reached reached) {
+    private String next(Reached reached) {
         return switch (reached) {
             case NOTHING -> "beforeRun";
-            case BEFORE_RUN -> "beforeDeploy";
+            case BEFORE_RUN -> run.deploysApp() ? "beforeDeploy" : "tiers";
             default -> "tiers";
         };
     }

@@ -19,9 +19,24 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL)
 public final class RecipeRunContext extends RunView implements LifecycleContext {
 
+    /** A run that deploys its app (a mechanism's own test, {@link StandaloneRun}). */
     public RecipeRunContext(RunSettings settings, RecipeUnderTest recipe, Set<Tier> tiers, RunPlan.Attachments attachments) {
+        this(settings, recipe, tiers, attachments, true);
+    }
+
+    /** @param deploysApp whether a tier of {@code tiers} needs the deployed app ({@link #deploysApp()}) */
+    public RecipeRunContext(RunSettings settings, RecipeUnderTest recipe, Set<Tier> tiers, RunPlan.Attachments attachments,
+            boolean deploysApp) {
         super(new Shared(Objects.requireNonNull(settings), Objects.requireNonNull(recipe), tiers),
                 Objects.requireNonNull(attachments));
+        this.deploysApp = deploysApp;
+    }
+
+    private final boolean deploysApp;
+
+    @Override
+    public boolean deploysApp() {
+        return deploysApp;
     }
 
     @Override

@@ -2,10 +2,13 @@ package net.commoninternet.ccci.engine.extension;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import net.commoninternet.ccci.api.AfterOperation;
 import net.commoninternet.ccci.api.Functional;
@@ -40,15 +43,29 @@ public final class RecipeChecks {
                 .toList();
     }
 
-    /** Problems with the annotated methods' shape, each one sentence naming the fix. */
+    /** Problems with the annotated methods' shape and tags, each one sentence naming the fix. */
     public static List<String> problems(RecipeCustomization customization) {
-        return Arrays.stream(customization.getClass().getDeclaredMethods())
-                .filter(m -> m.isAnnotationPresent(Functional.class) || m.isAnnotationPresent(AfterOperation.class))
-                .filter(m -> m.getParameterCount() != 1 || m.getParameterTypes()[0] != LiveApp.class
-                        || Modifier.isStatic(m.getModifiers()))
-                .map(m -> customization.getClass().getName() + "." + m.getName() + " must be an instance method taking"
-                        + " one LiveApp parameter, e.g. void " + m.getName() + "(LiveApp app).")
-                .toList();
+        List<String> problems = new ArrayList<>();
+        for (Method m : customization.getClass().getDeclaredMethods()) {
+            if (!m.isAnnotationPresent(Functional.class) && !m.isAnnotationPresent(AfterOperation.class)) {
+                continue;
+            }
+            String name = customization.getClass().getName() + "." + m.getName();
+            if (m.getParameterCount() != 1 || m.getParameterTypes()[0] != LiveApp.class || Modifier.isStatic(m.getModifiers())) {
+                problems.add(name + " must be an instance method taking one LiveApp parameter, e.g. void " + m.getName()
+                        + "(LiveApp app).");
+            }
+            CheckTags.problem(name, tags(m)).ifPresent(problems::add);
+        }
+        return problems;
+    }
+
+    /** The tags the method's annotation gives it. */
+    private static Set<String> tags(Method method) {
+        Set<String> tags = new TreeSet<>();
+        Optional.ofNullable(method.getAnnotation(Functional.class)).ifPresent(f -> tags.addAll(List.of(f.tags())));
+        Optional.ofNullable(method.getAnnotation(AfterOperation.class)).ifPresent(a -> tags.addAll(List.of(a.tags())));
+        return tags;
     }
 
     private record MethodCheck(Class<? extends RecipeCustomization> type, Method method) implements Check {
@@ -66,6 +83,11 @@ public final class RecipeChecks {
         @Override
         public Optional<TestSource> source() {
             return Optional.of(MethodSource.from(method));
+        }
+
+        @Override
+        public Set<String> tags() {
+            return RecipeChecks.tags(method);
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.engine.Anchor;
 import net.commoninternet.ccci.engine.CcciTestEngine;
+import net.commoninternet.ccci.engine.config.ConfigurationKeys;
 import net.commoninternet.ccci.engine.config.Constants;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,8 @@ class SelectionCheckTest {
     }
 
     private List<String> checked(Map<String, String> config) {
-        return SelectionCheck.problems(key -> Optional.ofNullable(config.get(key)), module);
+        return SelectionCheck.problems(SelectionCheck.parameters(key -> Optional.ofNullable(config.get(key)), config::keySet),
+                module);
     }
 
     private Map<String, String> selecting(String recipe, String... keyValues) {
@@ -73,7 +75,10 @@ class SelectionCheckTest {
                 selecting("demo,custom-html", Constants.PARALLEL_PARALLELISM, "many"),
                 selecting("demo,custom-html,nosuch", Constants.PARALLEL_PARALLELISM, "0"),
                 selecting("demo,nosuch", Constants.PARALLEL_PARALLELISM, "many"),
-                selecting("demo", Constants.DRIVER, "kubernetes"));
+                selecting("demo", Constants.DRIVER, "kubernetes"),
+                selecting("demo", "ccci.paralellism", "8"), selecting("nosuch", "ccci.upgrade-from", "last:3"),
+                selecting("demo", "ccci.parallel.config.strategy", "fixed", "junit.jupiter.x", "y"),
+                selecting("demo", ConfigurationKeys.SUREFIRE_RERUN, "2"));
         int refused = 0;
         for (Map<String, String> selection : selections) {
             List<String> discovery = discoveryErrors(selection);
@@ -81,7 +86,7 @@ class SelectionCheckTest {
             refused += discovery.isEmpty() ? 0 : 1;
         }
         // the comparison means something only if most selections are refused, and the valid ones pass
-        assertThat(refused).isEqualTo(selections.size() - 3);
+        assertThat(refused).isEqualTo(selections.size() - 4);
         assertThat(checked(selecting("custom-htm"))).singleElement().asString()
                 .startsWith("recipe 'custom-htm' not found in " + recipes).contains("custom-html");
     }
@@ -105,19 +110,36 @@ class SelectionCheckTest {
         java.util.Properties defaults = new java.util.Properties();
         defaults.setProperty(Constants.REF, "from-the-file");
         // MAVEN_OPTS=-Dccci.pr=x -Dccci.ref: Maven's JVM has them, Surefire's fork does not
-        var view = SelectionCheck.forksView(system, List.of("-Xmx1g", "-D" + Constants.PR + "=x", "-D" + Constants.REF + "=main"),
-                defaults);
-        assertThat(view.apply(Constants.PR)).isEmpty();
-        assertThat(view.apply(Constants.REF)).contains("from-the-file");
-        assertThat(view.apply(Constants.RECIPE_SHORT)).contains("demo");
+        var view = SelectionCheck.forksView(new java.util.Properties(), system,
+                List.of("-Xmx1g", "-D" + Constants.PR + "=x", "-D" + Constants.REF + "=main"), defaults);
+        assertThat(view.get(Constants.PR)).isEmpty();
+        assertThat(view.get(Constants.REF)).contains("from-the-file");
+        assertThat(view.get(Constants.RECIPE_SHORT)).contains("demo");
+        assertThat(view.keySet()).containsExactlyInAnyOrder(Constants.REF, Constants.RECIPE_SHORT);
         // the command line's -Dccci.pr=7 replaced MAVEN_OPTS' value: the fork gets 7
         system.setProperty(Constants.PR, "7");
-        assertThat(view.apply(Constants.PR)).contains("7");
+        assertThat(view.get(Constants.PR)).contains("7");
+    }
+
+    @Test
+    void surefiresConfigurationParametersComeFirstAndTheirKeysAreJudgedToo() {
+        java.util.Properties explicit = new java.util.Properties();
+        explicit.setProperty(Constants.PR, "5");
+        explicit.setProperty("ccci.paralellism", "8");
+        java.util.Properties system = new java.util.Properties();
+        system.setProperty(Constants.PR, "7");
+        system.setProperty(Constants.RECIPE_SHORT, "demo");
+        system.setProperty(Constants.RECIPES, recipes.toString());
+        var view = SelectionCheck.forksView(explicit, system, List.of(), new java.util.Properties());
+        assertThat(view.get(Constants.PR)).contains("5");
+        assertThat(SelectionCheck.problems(view, module)).singleElement().asString()
+                .startsWith("ccci.paralellism is not a setting of ccci").endsWith("Did you mean 'ccci.parallel.parallelism'?");
     }
 
     @Test
     void noRecipeNamedIsNoProblemAndABlankOneIsDiscoverysSentence() {
         assertThat(checked(Map.of())).isEmpty();
+        assertThat(checked(Map.of("ccci.paralellism", "8"))).isEmpty();
         assertThat(checked(Map.of(Constants.RECIPE, "")))
                 .isEqualTo(discoveryErrors(Map.of(Constants.RECIPE, ""))).singleElement().asString()
                 .startsWith("-D" + Constants.RECIPE + "= was given but names no recipe");

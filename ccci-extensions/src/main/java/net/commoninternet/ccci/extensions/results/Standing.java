@@ -77,7 +77,7 @@ record Standing(String verdict, Map<String, Object> counts, Optional<Map<String,
         }
         List<Tier> tiers = Arrays.stream(Tier.values()).filter(t -> t.rung() == rung.ordinal() + 1).toList();
         if (tiers.stream().noneMatch(stages::contains)) {
-            return "not selected: the run's stages (ccci.stages) left out "
+            return "not selected: the run's stages (ccci.stages or a tag filter) left out "
                     + tiers.stream().map(Tier::id).collect(Collectors.joining(" and "));
         }
         return "none of its checks ran (the run stopped before them)";

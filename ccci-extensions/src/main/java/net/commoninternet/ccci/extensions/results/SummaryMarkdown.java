@@ -17,6 +17,11 @@ import java.util.regex.Pattern;
  * which CommonMark reads as the character itself: a reason can never become an image, HTML, a
  * Markdown link, emphasis or a table cell of its own, and no line starts with run text (a heading,
  * a list). A bare URL a forge turns into a link stays a link to where it says.
+ *
+ * <p>Its first line is a hidden marker, {@code <!-- ccci:<recipe> -->} (an HTML comment: no forge
+ * shows it), by which {@code scripts/pr-comment} finds the one comment of this recipe on a pull
+ * request and edits it in place (docs/forges.md). A recipe's name is a plain name, so the marker
+ * can never be closed early.
  */
 final class SummaryMarkdown {
 
@@ -33,6 +38,7 @@ final class SummaryMarkdown {
         Map<String, Object> next = (Map<String, Object>) results.get("next_level");
         Map<String, Object> upgrade = (Map<String, Object>) results.get("upgrade");
         List<String> lines = new ArrayList<>();
+        lines.add(marker(String.valueOf(results.get("recipe"))));
         lines.add("### ccci: " + text(results.get("recipe")) + (results.get("version") == null ? "" : " " + text(results.get("version")))
                 + " — level " + level + ", " + results.get("verdict"));
         lines.add("");
@@ -62,6 +68,11 @@ final class SummaryMarkdown {
         lines.add("run " + text(results.get("run_id")) + ", ref " + text(results.get("ref"))
                 + ": the report is report.html beside this file, with each check's service logs.");
         return String.join("\n", lines) + "\n";
+    }
+
+    /** The hidden first line that names the recipe's one comment on a pull request. */
+    static String marker(String recipe) {
+        return "<!-- ccci:" + recipe + " -->";
     }
 
     /** {@code value} as literal Markdown text: what could open markup escaped, on one line. */

@@ -1,6 +1,8 @@
 package net.commoninternet.ccci.extensions.run;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import net.commoninternet.ccci.extensions.guards.LifetimeGuards;
 import net.commoninternet.ccci.extensions.guards.ParentDeathSignal;
 import net.commoninternet.ccci.extensions.guards.RunStopped;
@@ -28,6 +30,14 @@ public final class RecipeCiRun implements RunLifecycle {
 
     private volatile RecipeCommand command;
 
+    /**
+     * The run ids of the commands begun in this JVM. A command's run id names its runs' folders and
+     * their apps' deploy-once counts: a second command of one run id in one JVM is a rerun (Surefire's
+     * {@code rerunFailingTestsCount} discovers and executes the failed checks again, in the same JVM),
+     * which would deploy the app again over the first run's folder. ccci never reruns.
+     */
+    private static final Set<String> BEGUN = ConcurrentHashMap.newKeySet();
+
     /** What the first run of this lifecycle would pay before its first deploy, begun at discovery. */
     private final HeadStart headStart = new HeadStart();
 
@@ -44,6 +54,11 @@ public final class RecipeCiRun implements RunLifecycle {
 
     @Override
     public void beginPlan(RunPlan plan) throws Exception {
+        if (!BEGUN.add(plan.runId())) {
+            throw new IllegalStateException("command " + plan.runId() + " already ran in this JVM: ccci never runs a command"
+                    + " twice (a rerun would deploy the app again over the first run's folder; Surefire's"
+                    + " rerunFailingTestsCount does this), so remove rerunFailingTestsCount, or start a new command.");
+        }
         command = RecipeCommand.begin(plan);
     }
 

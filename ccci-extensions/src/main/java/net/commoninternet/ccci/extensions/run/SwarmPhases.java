@@ -16,6 +16,7 @@ import net.commoninternet.ccci.extensions.children.ChildEnvironment;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
 import net.commoninternet.ccci.extensions.deployment.Prepared;
+import net.commoninternet.ccci.extensions.deployment.RecipeOnly;
 import net.commoninternet.ccci.extensions.deployment.RunTools;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.driver.CountedDeploys;
@@ -37,6 +38,7 @@ import net.commoninternet.ccci.lifecycle.HostVariables;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;
 import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.lifecycle.RunSteps;
+import net.commoninternet.ccci.spi.LiveRun;
 import net.commoninternet.ccci.spi.Probes;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.RunTimeline;
@@ -48,9 +50,11 @@ import org.slf4j.LoggerFactory;
  * named after the spec's mechanism: {@link DockerEngine} and {@link EngineBoundary} (connect),
  * {@link RunIdLock}, the run's {@link RunWorkspace}, the janitor beside the fetch
  * ({@link Preparation}), the domain's claim ({@link DomainClaims}), the deploy ({@link AppDeploy}),
- * the engine's tiers, the teardown and the results ({@link RunEnding}).
+ * the engine's tiers, the teardown and the results ({@link RunEnding}). A run none of whose tiers
+ * needs the app ({@code run.deploysApp()} false: LINT alone) takes no app lock, deploys nothing, runs
+ * its tiers against the recipe alone ({@link RecipeOnly}) and has nothing of an app to tear down.
  */
-final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, SwarmPhases.Made, Deployment> {
+final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, SwarmPhases.Made, LiveRun> {
 
     private static final Logger LOG = LoggerFactory.getLogger(SwarmPhases.class);
 
@@ -158,6 +162,11 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
 
     @Override
     public RunPhases.Claim lock(Connected engine, Made made) throws Exception {
+        if (!run.deploysApp()) {
+            LOG.info("== {}: none of its tiers ({}) needs the app, so the run deploys nothing and takes no app lock ==",
+                    run.recipe(), String.join(", ", run.tiers().stream().map(Tier::id).toList()));
+            return () -> { };
+        }
         var claim = timeline.time("lock", () -> DomainClaims.take(engine.leases(), made.prepared().checkout().domain(),
                 made.tools(), made.prepared().workspace()));
         return claim::release;
@@ -165,7 +174,10 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
 
     /** The deploy (its failure is a row of the results too: a run without tier rows would read unverified). */
     @Override
-    public Deployment deploy(Connected engine, Made made) throws Exception {
+    public LiveRun deploy(Connected engine, Made made) throws Exception {
+        if (!run.deploysApp()) {
+            return new RecipeOnly(made.prepared(), made.tools().driver(), run.recipe());
+        }
         try {
             return made.app().deploy(made.prepared(), made.tools());
         } catch (Exception | Error e) {
@@ -178,10 +190,16 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
 
     /**
      * The tiers start on a ready app (INSTALL's ready-probe check gives the READY_PROBE's verdict);
-     * afterwards the run checks its own deploy count, whatever tiers ran.
+     * afterwards the run checks its own deploy count, whatever tiers ran (none at all for a run that
+     * deploys nothing).
      */
     @Override
-    public void tiers(Deployment deployment) throws Exception {
+    public void tiers(LiveRun live) throws Exception {
+        if (!(live instanceof Deployment deployment)) {
+            steps.tiers(live, means.guards()::stopReason);
+            requireDeployedOnce(live);
+            return;
+        }
         try {
             CiKeys keys = run.keys();
             if (deployment.convergence().converged() && keys.readyProbe().isPresent()) {
@@ -193,14 +211,19 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
                 LOG.info("READY_PROBE {}: {}", keys.readyProbe().get(), ready.detail());
             }
             steps.tiers(deployment, means.guards()::stopReason);
-            Optional<String> violation = deployment.deployOnceViolation();
-            if (violation.isPresent()) {
-                // in the results too, not only in Surefire's verdict: the install rung fails
-                run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy-once", violation.get()));
-                throw new IllegalStateException(violation.get());
-            }
+            requireDeployedOnce(deployment);
         } finally {
             deployment.endCommands();
+        }
+    }
+
+    /** The run's own deploy count, as its live run judges it: a violation fails the run and its install rung. */
+    private void requireDeployedOnce(LiveRun live) throws Exception {
+        Optional<String> violation = live.deployOnceViolation();
+        if (violation.isPresent()) {
+            // in the results too, not only in Surefire's verdict: the install rung fails
+            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy-once", violation.get()));
+            throw new IllegalStateException(violation.get());
         }
     }
 
@@ -231,7 +254,11 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
                     ? CompletableFuture.completedFuture(List.of()) : means.threads().aside("dependencies", made.deps()::remove);
             List<String> left = new ArrayList<>();
             try {
-                left.addAll(made.tools().driver().remove(domain));
+                if (run.deploysApp()) {
+                    left.addAll(made.tools().driver().remove(domain));
+                } else {
+                    LOG.info("== {}: the run deployed nothing, so no app to remove ==", domain);
+                }
             } catch (Exception e) {
                 left.add("app " + domain + " (" + e + ")");
                 LOG.warn("removing {} failed: {}", domain, e.toString());

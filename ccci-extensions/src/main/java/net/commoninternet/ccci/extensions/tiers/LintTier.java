@@ -39,6 +39,12 @@ public final class LintTier implements TierPlugin {
         return driver.lintRules().stream().map(rule -> Check.of(rule, tier -> verify(tier, rule))).toList();
     }
 
+    /** It reads the recipe's head, never the app: a run of LINT alone deploys nothing. */
+    @Override
+    public boolean needsLiveApp() {
+        return false;
+    }
+
     @Override
     public void operate(TierContext tier) throws Exception {
         tier.store().put(TierOutputs.LINT, new TierOutputs.LintFindings(tier.live().lint()));

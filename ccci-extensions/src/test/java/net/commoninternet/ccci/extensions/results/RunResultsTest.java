@@ -124,7 +124,7 @@ class RunResultsTest {
         assertThat(json.get("environment").get("swarm_nodes").asInt()).isEqualTo(3);
         assertThat(json.get("environment").get("default_runtime").asText()).isEqualTo("runsc");
         assertThat(json.get("next_level").get("why").asText()).isEqualTo(
-                "not selected: the run's stages (ccci.stages) left out backup and restore");
+                "not selected: the run's stages (ccci.stages or a tag filter) left out backup and restore");
         assertThat(runDir.resolve(RunReport.HTML)).content().contains("Upgrade: from 1.0.0+1 to 1.1.0+1.", "runsc", "3 nodes",
                 "level 2, not 3: backup_restore unver — not selected");
         assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("upgrade from 1.0.0+1 to 1.1.0+1");
@@ -185,12 +185,15 @@ class RunResultsTest {
         RunResults.write(runDir, run, record);
 
         String summary = Files.readString(runDir.resolve(RunReport.SUMMARY));
+        // the hidden marker by which the recipe's one comment on a pull request is found again (scripts/pr-comment)
+        assertThat(summary.lines().findFirst()).contains("<!-- ccci:demo -->");
         List<org.commonmark.Extension> gfm = List.of(org.commonmark.ext.gfm.tables.TablesExtension.create());
         org.commonmark.node.Node document = org.commonmark.parser.Parser.builder().extensions(gfm).build().parse(summary);
         String html = org.commonmark.renderer.html.HtmlRenderer.builder().extensions(gfm).build().render(document);
         assertThat(html).contains("<h3>ccci: demo 1.1.0+1 — level 1, failed</h3>", "<td>upgrade</td>", "<td>fail</td>",
                 "<strong>Failing checks</strong>", "checks: 1 passed, 1 failed, 0 skipped, 0 unverified")
                 .doesNotContain("<img", "<a ", "<em>", "<code>", "<h1>");
+        assertThat(html).as("the marker is a comment no forge shows").startsWith("<!-- ccci:demo -->");
         String text = org.commonmark.renderer.text.TextContentRenderer.builder().build().render(document);
         assertThat(text).as("the reason reads as printed").contains("upgrade > moved-to-head: " + printed);
         assertThat(html.split("<tr>", -1)).as("a header and five rungs: the reason's | made no cell").hasSize(7);
