@@ -489,10 +489,7 @@ public final class RedactedConsole implements AutoCloseable {
 
         @Override
         public void println(String text) {
-            synchronized (this) {
-                print(text);
-                println();
-            }
+            print(text + System.lineSeparator()); // one write for the text and its line end
         }
 
         @Override

@@ -146,6 +146,9 @@ final class SecretForms {
 
     /** What the text is seen as: without whitespace, controls and format characters (a form split by them is found). */
     private static boolean skipped(char c) {
+        if (c > ' ' && c < 0x7F) {
+            return false; // printable ASCII: almost every character of a log
+        }
         return Character.isWhitespace(c) || Character.isSpaceChar(c) || UntrustedText.unsafe(c);
     }
 
@@ -211,31 +214,36 @@ final class SecretForms {
         return out.toString();
     }
 
+    /**
+     * One pass over the text's characters that are not skipped, hashing the last {@link #WINDOW} of
+     * them rolling; the positions and characters of those last few are kept in a ring, so a hit masks
+     * from the first of them to the last, whitespace between included, without a copy of the text.
+     */
     private boolean[] maskWindows(String text, boolean[] found) {
         boolean[] masked = found;
-        int[] at = new int[text.length()]; // where each character of the compact text is in the text
-        StringBuilder compact = new StringBuilder(text.length());
+        int[] at = new int[WINDOW];
+        char[] last = new char[WINDOW];
+        long h = 0;
+        int seen = 0;
+        int slot = 0; // where the next character goes; once the ring is full, the window's first is there
         for (int i = 0; i < text.length(); i++) {
-            if (!skipped(text.charAt(i))) {
-                at[compact.length()] = i;
-                compact.append(text.charAt(i));
+            char c = text.charAt(i);
+            if (skipped(c)) {
+                continue;
+            }
+            h = (seen >= WINDOW ? h - last[slot] * BASE_POW : h) * BASE + c;
+            last[slot] = c;
+            at[slot] = i;
+            slot = slot + 1 == WINDOW ? 0 : slot + 1;
+            if (++seen >= WINDOW) {
+                int bit = bloomIndex(h);
+                if ((bloom[bit >>> 6] & (1L << bit)) != 0 && Arrays.binarySearch(windows, h) >= 0) {
+                    masked = masked == null ? new boolean[text.length()] : masked;
+                    Arrays.fill(masked, at[slot], i + 1, true);
+                }
             }
         }
-        if (compact.length() < WINDOW) {
-            return masked;
-        }
-        long h = hash(compact, 0);
-        for (int i = 0; ; i++) {
-            int bit = bloomIndex(h);
-            if ((bloom[bit >>> 6] & (1L << bit)) != 0 && Arrays.binarySearch(windows, h) >= 0) {
-                masked = masked == null ? new boolean[text.length()] : masked;
-                Arrays.fill(masked, at[i], at[i + WINDOW - 1] + 1, true);
-            }
-            if (i + WINDOW >= compact.length()) {
-                return masked;
-            }
-            h = (h - compact.charAt(i) * BASE_POW) * BASE + compact.charAt(i + WINDOW);
-        }
+        return masked;
     }
 
     /** Whether {@code text} holds any form of any value (the leak scan's question). */
