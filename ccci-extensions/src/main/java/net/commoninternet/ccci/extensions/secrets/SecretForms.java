@@ -31,7 +31,7 @@ import java.util.Set;
  * <p>How: each window of each form is kept as a 64-bit polynomial hash, in a sorted array, and as one
  * bit of a table for the fast "no" that almost every line gets; the text's windows are hashed
  * rolling, so a line costs one pass whatever the number of secrets. A hash is a window: a false hit
- * (about one window in 10^14 per secret) masks twelve innocent characters, which is the safe side.
+ * (for a window of the text, about one chance in 10^15 per secret) masks twelve innocent characters, which is the safe side.
  */
 final class SecretForms {
 
@@ -179,10 +179,6 @@ final class SecretForms {
         return longest;
     }
 
-    boolean isEmpty() {
-        return whole.isEmpty() && windows.length == 0;
-    }
-
     /** {@code text} with every form of every value, and every piece of {@link #WINDOW} characters or more of one, masked. */
     String mask(String text) {
         boolean[] masked = masked(text);
@@ -246,8 +242,4 @@ final class SecretForms {
         return masked;
     }
 
-    /** Whether {@code text} holds any form of any value (the leak scan's question). */
-    boolean foundIn(String text) {
-        return masked(text) != null;
-    }
 }

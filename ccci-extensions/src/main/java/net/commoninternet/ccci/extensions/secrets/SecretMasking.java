@@ -48,11 +48,6 @@ public final class SecretMasking {
         return eachString(value, text -> UntrustedText.visible(maskText(text, forms)));
     }
 
-    /** {@code text} as a sink with lines carries it: masked, its controls visible, each line after the first in the gutter. */
-    public static String lines(String text, Collection<String> secrets) {
-        return text == null ? null : UntrustedText.lines(maskText(text, formsOf(secrets)));
-    }
-
     private static Object eachString(Object value, java.util.function.UnaryOperator<String> each) {
         if (value instanceof Map<?, ?> map) {
             Map<String, Object> out = new LinkedHashMap<>();
