@@ -148,7 +148,7 @@ public final class RedactedConsole implements AutoCloseable {
 
         /**
          * Prints {@code lines}, ccci's own (the RUN SUMMARY), each as a line of its own on standard
-         * output, all at once (no other line of the console comes between them): masked and with
+         * output, all at once (no other line of standard output comes between them): masked and with
          * visible controls as every line is, and each begins a line; a line break inside one of them
          * (text of the recipe's) still puts what follows it in the gutter.
          */
@@ -375,13 +375,13 @@ public final class RedactedConsole implements AutoCloseable {
             }
         }
 
-        /** ccci's own lines, each beginning a line, none of another thread between them (see {@link RunLog#printOwn}). */
+        /** ccci's own lines, each beginning a line, no other line of this stream between them (see {@link RunLog#printOwn}). */
         synchronized void own(Thread thread, List<String> block) {
             flushPending(thread);
             for (String text : block) {
                 String[] parts = text.split("\r?\n", -1);
                 for (int i = 0; i < parts.length; i++) {
-                    send(thread, shown(parts[i], i > 0, false).getBytes(StandardCharsets.UTF_8));
+                    send(thread, shown(redact(parts[i]), i > 0).getBytes(StandardCharsets.UTF_8));
                 }
             }
         }
@@ -391,7 +391,9 @@ public final class RedactedConsole implements AutoCloseable {
          * goes out except its last (longest secret form - 1) characters, kept as they came to be joined
          * with what follows, and kept from further back if a masked form reaches into them: a secret
          * that straddles the cut is in that tail, never split across two outputs. A UTF-8 sequence the
-         * buffer ends inside also stays.
+         * buffer ends inside also stays. What goes out ends the line, and the rest of it continues in
+         * the gutter: a cut never leaves a line open for another thread's line to end, after which the
+         * rest would begin a line.
          */
         private void emitLongLinePrefix(Thread thread, Pending line) {
             byte[] bytes = line.bytes.toByteArray();
@@ -403,20 +405,20 @@ public final class RedactedConsole implements AutoCloseable {
                 cut--; // never inside a masked form: it goes out whole with the rest of it
             }
             String out = masked == null ? text.substring(0, cut) : SecretForms.render(text, masked, 0, cut);
-            boolean continuation = line.continuation && !line.partlyOut;
+            String shown = shown(out, line.continuation);
             line.bytes.reset();
             line.bytes.writeBytes(text.substring(cut).getBytes(StandardCharsets.UTF_8));
             line.bytes.write(bytes, end, bytes.length - end);
-            line.partlyOut = true;
-            send(thread, ((continuation ? UntrustedText.GUTTER : "") + UntrustedText.visible(out))
-                    .getBytes(StandardCharsets.UTF_8));
+            line.partlyOut = true; // its rest continues what this write began, whatever comes first in the buffer
+            line.continuation = true;
+            send(thread, shown.getBytes(StandardCharsets.UTF_8));
         }
 
         private void emit(Thread thread, Pending line) {
             String text = line.bytes.toString(StandardCharsets.UTF_8);
             boolean ended = text.endsWith("\n");
             String content = ended ? text.substring(0, text.length() - (text.endsWith("\r\n") ? 2 : 1)) : text;
-            String shown = shown(content, line.continuation, line.partlyOut);
+            String shown = shown(redact(content), line.continuation);
             // a line flushed before its newline (the run's end) goes out as it was, without one
             byte[] clean = (ended ? shown : shown.substring(0, shown.length() - 1)).getBytes(StandardCharsets.UTF_8);
             line.bytes.reset();
@@ -424,11 +426,11 @@ public final class RedactedConsole implements AutoCloseable {
             send(thread, clean);
         }
 
-        /** One line as it goes out: masked, its controls visible, in the gutter if it continues a write's first line. */
-        private String shown(String content, boolean continuation, boolean restOfALongLine) {
-            String masked = UntrustedText.visible(redact(content)); // a line: no newline left in it, tabs kept
-            boolean gutter = continuation && !restOfALongLine && !masked.startsWith(UntrustedText.GUTTER);
-            return (gutter ? UntrustedText.GUTTER : "") + masked + "\n";
+        /** One masked line as it goes out: its controls visible, in the gutter if it continues a write's first line. */
+        private String shown(String masked, boolean continuation) {
+            String line = UntrustedText.visible(masked); // a line: no newline left in it, tabs kept
+            boolean gutter = continuation && !line.startsWith(UntrustedText.GUTTER);
+            return (gutter ? UntrustedText.GUTTER : "") + line + "\n";
         }
 
         private void send(Thread thread, byte[] clean) {

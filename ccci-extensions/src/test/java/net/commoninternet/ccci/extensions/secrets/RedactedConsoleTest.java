@@ -147,7 +147,10 @@ class RedactedConsoleTest {
 
         String out = console();
         assertThat(out).doesNotContain(SECRET).contains(MASKED + " ü end").startsWith("é".repeat(10) + "xxx");
-        assertThat(out.replace("\n", "")).hasSize(filler.length() + MASKED.length() + " ü end".length());
+        assertThat(out.lines().skip(1)).as("the rest of a cut line continues in the gutter").isNotEmpty()
+                .allMatch(l -> l.startsWith(UntrustedText.GUTTER));
+        assertThat(out.replace("\n" + UntrustedText.GUTTER, "").replace("\n", ""))
+                .hasSize(filler.length() + MASKED.length() + " ü end".length());
         assertThat(runLog).content(UTF_8).doesNotContain(SECRET).contains(MASKED);
     }
 
