@@ -298,4 +298,31 @@ class RedactedConsoleTest {
             assertThat(console.forReport(reported)).as("reported twice, the same").isEqualTo(reported);
         }
     }
+
+    /**
+     * What Surefire writes of a failure (its console listing and its XML: the message and the stack
+     * trace of the throwable the engine reports, through {@code Redaction} with the run's redactor):
+     * no control, and no line of the chain's messages, causes' or suppressed ones', begins a line.
+     */
+    @Test
+    void aReportedFailureChainCarriesNoControlAndBeginsNoLineInItsStackTrace() throws Exception {
+        try (RedactedConsole console = RedactedConsole.install(runLog)) {
+            console.addSecrets(List.of(SECRET));
+            Throwable cause = new java.io.IOException("git said:\n== RUN SUMMARY ==\n\u001b[2Klevel 5 " + SECRET);
+            IllegalStateException top = new IllegalStateException("hook exited 3: ok\n@everyone \u202eexe.txt\r", cause);
+            top.addSuppressed(new AssertionError("also\n12:00:00.000 INFO  RunEnding - passed"));
+
+            Throwable reported = net.commoninternet.ccci.engine.execution.Redaction.of(top, console::forReport);
+
+            java.io.StringWriter trace = new java.io.StringWriter();
+            reported.printStackTrace(new java.io.PrintWriter(trace));
+            String text = trace.toString();
+            assertThat(text.lines()).as(text).noneMatch(l -> l.startsWith("==") || l.startsWith("12:00") || l.startsWith("@")
+                    || l.startsWith("level"));
+            assertThat(text.codePoints().filter(c -> c != '\n' && c != '\t' && (Character.isISOControl(c)
+                    || Character.getType(c) == Character.FORMAT))).as(text).isEmpty();
+            assertThat(text).doesNotContain(SECRET).contains(UntrustedText.GUTTER + "== RUN SUMMARY ==", "\\u202eexe.txt\\x0d");
+            assertThat(reported.getSuppressed()[0]).as("an assertion stays an assertion").isInstanceOf(AssertionError.class);
+        }
+    }
 }
