@@ -31,9 +31,11 @@ public interface LifecycleContext extends RunContext {
     DependencyKeys dependencyKeys();
 
     /**
-     * How the run masks its secret values in text: the engine passes every failure and skip
-     * message through it before reporting (Surefire writes reports in Maven's process, outside any
-     * console filter of the run's), and every view's {@link #redact} uses it.
+     * How the run makes text fit for a report: its secret values masked and, in ccci's run, the
+     * recipe's bytes made data (controls visible, no line of its own). The engine passes every
+     * failure and skip message through it before reporting (Surefire writes reports and prints
+     * failures in Maven's process, outside any console filter of the run's), and every view's
+     * {@link #redact} uses it.
      */
     void redactWith(UnaryOperator<String> redactor);
 }

@@ -46,7 +46,10 @@ public interface RunContext {
     /** The run's state kept by its tiers and extensions, by typed key (the same store in every view of the run). */
     Store store();
 
-    /** {@code text} with the run's secret values masked (null stays null). */
+    /**
+     * {@code text} fit for a report: the run's secret values masked and, as the run's lifecycle
+     * makes it, what a recipe printed in it made data (null stays null).
+     */
     String redact(String text);
 
     /**

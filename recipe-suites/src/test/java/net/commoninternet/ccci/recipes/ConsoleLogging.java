@@ -21,7 +21,9 @@ import org.slf4j.Logger;
  * docker-java and the HTTP client at WARN, everything else at INFO. No file appender:
  * {@code -Dccci.log-file} is written by the run's console filter (RedactedConsole), so the file gets
  * the same secret-masked lines as the console, teardown of a cancelled run included
- * (docs/lifetime.md). {@code -Dlogback.configurationFile=<file>} still configures logback from that
+ * (docs/lifetime.md). That filter also keeps ccci's line shape the recipe's alone: a message's lines
+ * after its first (a hook's output it quotes, a stack trace) begin with a gutter, never at the start
+ * of a line (docs/security.md, "Output is data"). {@code -Dlogback.configurationFile=<file>} still configures logback from that
  * file instead.
  */
 @ConfiguratorRank(ConfiguratorRank.CUSTOM_NORMAL_PRIORITY)

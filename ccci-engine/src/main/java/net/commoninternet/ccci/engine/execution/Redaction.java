@@ -6,11 +6,14 @@ import org.apiguardian.api.API;
 import org.opentest4j.TestAbortedException;
 
 /**
- * A failure or skip with the run's secret values masked, before the engine reports it: the
- * report (Surefire XML, an IDE) is written from the exception's message and its causes'. A
- * throwable whose chain holds no secret is returned as it is; otherwise a copy of the chain with
- * masked messages and the original stack traces, keeping what the report tells apart: an abort
- * stays an abort (skipped), an assertion stays an assertion (failure), anything else is an error.
+ * A failure or skip made fit for a report by the run's redactor, before the engine reports it:
+ * the report (Surefire's console and XML, the Open Test Reporting XML, an IDE) is written from the
+ * exception's message and its causes'. The redactor masks the run's secret values and, in ccci's
+ * run, makes what a recipe printed data (controls visible, a message's lines after its first in a
+ * gutter: Surefire prints a message's lines as they are). A throwable whose chain the redactor
+ * leaves as it is is returned as it is; otherwise a copy of the chain with the redacted messages
+ * and the original stack traces, keeping what the report tells apart: an abort stays an abort
+ * (skipped), an assertion stays an assertion (failure), anything else is an error.
  */
 @API(status = API.Status.INTERNAL)
 public final class Redaction {
@@ -64,7 +67,7 @@ public final class Redaction {
         return copy;
     }
 
-    /** Stands for an exception whose message held a secret; its message names the original type. */
+    /** Stands for an exception whose message the redactor changed; its message names the original type. */
     static final class RedactedException extends RuntimeException {
         RedactedException(String message, Throwable cause) {
             super(message, cause);

@@ -68,7 +68,7 @@ public final class Catalogue {
         flags.put("no_secret_leak", true);
         catalogue.put("flags", flags);
         @SuppressWarnings("unchecked")
-        Map<String, Object> masked = (Map<String, Object>) SecretMasking.maskValues(catalogue, secrets);
+        Map<String, Object> masked = (Map<String, Object>) SecretMasking.asData(catalogue, secrets);
         Path dir = Files.createDirectories(plan.dir());
         Path json = dir.resolve("catalogue.json");
         Path html = dir.resolve("catalogue.html");

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.recipe.Checkout;
 import net.commoninternet.ccci.extensions.recipe.RecipeVersion;
+import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;
 import net.commoninternet.ccci.lifecycle.RunSettings;
 import org.apiguardian.api.API;
@@ -35,9 +36,12 @@ public final class RunEnding {
 
     /**
      * Writes, prints and attaches the results of {@code run}, which tested {@code checkout} with
-     * the recipe files its set-up used ({@code recipeFiles}, for the customization manifest).
+     * the recipe files its set-up used ({@code recipeFiles}, for the customization manifest). The RUN
+     * SUMMARY goes to the console through the run's {@code log}, as ccci's own lines between two that
+     * carry the run's mark ({@link RedactedConsole.RunLog#printOwn}).
      */
-    public static void publish(LifecycleContext run, Checkout checkout, Map<String, String> recipeFiles, Teardown teardown) {
+    public static void publish(LifecycleContext run, Checkout checkout, Map<String, String> recipeFiles, Teardown teardown,
+            RedactedConsole.RunLog log) {
         RunResults.Run summary = of(run, checkout, recipeFiles, teardown);
         // The RUN SUMMARY is printed whatever happens to the file (a full disk under the runs folder).
         Path file = null;
@@ -50,7 +54,7 @@ public final class RunEnding {
             where = "results not written (" + e.getMessage() + ")";
             LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
         }
-        LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), where));
+        log.printOwn(RunResults.summary(summary, run.record(), where, log.mark()));
         try {
             if (file != null) {
                 run.attach(file, "application/json");

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
+import net.commoninternet.ccci.extensions.secrets.UntrustedText;
 import net.commoninternet.ccci.spi.RunRecord.Row;
 import net.commoninternet.ccci.spi.RunRecord.Status;
 import net.commoninternet.ccci.spi.SkipKind;
@@ -208,24 +209,22 @@ public final class RunResults {
 
     /**
      * Writes results.json atomically into {@code runDir}, and beside it the report for people
-     * ({@link RunReport}: report.html, badge.svg) made from the same masked results; returns the
-     * path of results.json. The leak scan covers both: the report is written first, the run folder
-     * (report included) and the results are scanned, then both are written with the scan's verdict,
-     * which changes only that flag's text.
+     * ({@link RunReport}: report.html, summary.md, badge.svg) made from the same results, every string
+     * of which is data ({@link SecretMasking#asData}: masked, in each of the secrets' forms, and every
+     * control visible); returns the path of results.json. The leak scan covers both: the report is
+     * written first, the run folder (report included) and the results are scanned, then both are
+     * written with the scan's verdict, which changes only that flag's text.
      */
     public static Path write(Path runDir, Run run, RunRecord record) throws IOException {
-        Map<String, Object> results = results(run, record);
         @SuppressWarnings("unchecked")
-        Map<String, Object> flags = (Map<String, Object>) results.get("flags");
-        Object masked = SecretMasking.maskValues(results, run.secretValues());
+        Map<String, Object> shown = (Map<String, Object>) SecretMasking.asData(results(run, record), run.secretValues());
         @SuppressWarnings("unchecked")
-        Map<String, Object> shown = (Map<String, Object>) masked;
+        Map<String, Object> flags = (Map<String, Object>) shown.get("flags");
         RunReport.write(runDir, shown, run.secretValues());
-        byte[] json = JSON.writeValueAsBytes(results);
+        byte[] json = JSON.writeValueAsBytes(shown);
         flags.put("no_secret_leak", !leaks(runDir, new String(json, StandardCharsets.UTF_8), run.secretValues()));
-        ((Map<String, Object>) shown.get("flags")).put("no_secret_leak", flags.get("no_secret_leak"));
         RunReport.write(runDir, shown, run.secretValues());
-        json = JSON.writeValueAsBytes(results);
+        json = JSON.writeValueAsBytes(shown);
         Files.createDirectories(runDir);
         Path file = runDir.resolve("results.json");
         Path next = runDir.resolve("results.json.next");
@@ -351,14 +350,18 @@ public final class RunResults {
 
     /**
      * The RUN SUMMARY block for the end of the log: short, since it is the last thing a person reads
-     * (what failed is listed; skips are counted, and named in report.html and summary.md).
+     * (what failed is listed; skips are counted, and named in report.html and summary.md). Its first
+     * and last line carry the run's {@code mark}, which the run said on its first line and no recipe
+     * can know: a block the recipe printed (in a hook's output, a failure message) has none, and its
+     * lines never begin a line of the console anyway. Every text of the recipe's here is on one line
+     * that begins with ccci's words. One line per element.
      */
-    public static String summary(Run run, RunRecord record, String where) {
+    public static List<String> summary(Run run, RunRecord record, String where, String mark) {
         Map<Rung, Verdict> rungs = rungs(record.rows());
         int level = level(rungs);
         Standing standing = Standing.of(record.rows(), run.stages());
         List<String> lines = new ArrayList<>();
-        lines.add("== RUN SUMMARY ==");
+        lines.add("== RUN SUMMARY " + mark + " ==");
         lines.add("recipe " + run.recipe() + " " + (run.version() == null ? "" : run.version() + " ") + "(pr " + run.pr()
                 + ", ref " + run.ref() + "), run " + run.runId() + ", app " + run.domain()
                 + (run.upgrade().base() == null ? "" : ", upgraded from " + run.upgrade().base()));
@@ -375,8 +378,8 @@ public final class RunResults {
             lines.add(timings);
         }
         lines.add("clean_teardown " + run.cleanTeardown() + "; " + where);
-        lines.add("== END RUN SUMMARY ==");
-        return String.join(System.lineSeparator(), lines);
+        lines.add("== END RUN SUMMARY " + mark + " ==");
+        return lines.stream().map(UntrustedText::oneLine).toList();
     }
 
     private static Map<String, Object> row(Row row) {

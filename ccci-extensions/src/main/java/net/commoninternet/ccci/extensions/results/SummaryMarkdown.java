@@ -3,20 +3,22 @@ package net.commoninternet.ccci.extensions.results;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import net.commoninternet.ccci.extensions.secrets.UntrustedText;
 
 /**
  * {@code summary.md}: the run as a forge comment or a CI job summary shows it (CommonMark with a
  * GFM table): the verdict and level, why not a level higher, the rungs, the failing checks with
  * their reasons, the upgrade, the counts and the timings line, and where the report is. Made from
- * the same masked results as report.html.
+ * the same results as report.html (masked, controls visible).
  *
- * <p>Every text that comes from the run (a reason is what a recipe's app or a tool printed) has each
- * character that can open Markdown or HTML backslash-escaped ({@code \ ` * _ [ ] < > ! | # ~ &}),
- * which CommonMark reads as the character itself: a reason can never become an image, HTML, a
- * Markdown link, emphasis or a table cell of its own, and no line starts with run text (a heading,
- * a list). A bare URL a forge turns into a link stays a link to where it says.
+ * <p>CI posts this file as a comment in its bot's name, so nothing a run read or printed may act in
+ * it: every value from the run (a reason is what a recipe's app, hook or a tool printed; a version or
+ * a tag is the recipe's; names and ids are the operator's) sits in an inline code span
+ * ({@link #code}), on one line, behind words of ccci's. In a code span CommonMark and GFM render the
+ * text literally: no emphasis, link, autolink, image, HTML, entity or table cell, and GitHub renders
+ * no mention ({@code @user}, {@code @org/team}), issue reference, emoji or math in code. The span's
+ * fence is one backtick longer than the longest run of backticks in the text, so the text cannot
+ * close it. Only ccci's own words (rung names, verdicts, counts, phase names) are outside code.
  *
  * <p>Its first line is a hidden marker, {@code <!-- ccci:<recipe> -->} (an HTML comment: no forge
  * shows it), by which {@code scripts/pr-comment} finds the one comment of this recipe on a pull
@@ -26,8 +28,6 @@ import java.util.regex.Pattern;
 final class SummaryMarkdown {
 
     static final String FILE = "summary.md";
-
-    private static final Pattern MARKUP = Pattern.compile("[\\\\`*_\\[\\]<>!|#~&]");
 
     private SummaryMarkdown() {
     }
@@ -39,10 +39,12 @@ final class SummaryMarkdown {
         Map<String, Object> upgrade = (Map<String, Object>) results.get("upgrade");
         List<String> lines = new ArrayList<>();
         lines.add(marker(String.valueOf(results.get("recipe"))));
-        lines.add("### ccci: " + text(results.get("recipe")) + (results.get("version") == null ? "" : " " + text(results.get("version")))
+        lines.add("### ccci: " + code(results.get("recipe")) + (results.get("version") == null ? "" : " " + code(results.get("version")))
                 + " — level " + level + ", " + results.get("verdict"));
         lines.add("");
-        lines.add("**" + text(Standing.whyNotHigher(level, next)) + "**");
+        lines.add(next == null ? "**level " + level + ": every rung passed**"
+                : "**level " + level + ", not " + next.get("level") + ": " + next.get("rung") + " " + next.get("verdict") + "** — "
+                        + code(Standing.oneLine(String.valueOf(next.get("why")))));
         lines.add("");
         lines.add("| rung | verdict |");
         lines.add("| --- | --- |");
@@ -54,18 +56,18 @@ final class SummaryMarkdown {
             lines.add("**Failing checks**");
             lines.add("");
             for (Map<String, Object> test : failed) {
-                lines.add("- " + text(test.get("tier") + (test.get("check") == null ? "" : " > " + test.get("check"))) + ": "
-                        + (test.get("message") == null ? "failed" : text(Standing.oneLine((String) test.get("message")))));
+                lines.add("- " + code(test.get("tier") + (test.get("check") == null ? "" : " > " + test.get("check"))) + ": "
+                        + (test.get("message") == null ? "failed" : code(Standing.oneLine((String) test.get("message")))));
             }
         }
         lines.add("");
         lines.add("checks: " + Standing.describe((Map<String, Object>) results.get("counts"))
-                + (upgrade.get("base") == null ? "" : "; upgrade from " + text(upgrade.get("base"))
-                        + (upgrade.get("head") == null ? " to the head" : " to " + text(upgrade.get("head")))));
+                + (upgrade.get("base") == null ? "" : "; upgrade from " + code(upgrade.get("base"))
+                        + (upgrade.get("head") == null ? " to the head" : " to " + code(upgrade.get("head")))));
         lines.add("");
         lines.add(timingsLine);
         lines.add("");
-        lines.add("run " + text(results.get("run_id")) + ", ref " + text(results.get("ref"))
+        lines.add("run " + code(results.get("run_id")) + ", ref " + code(results.get("ref"))
                 + ": the report is report.html beside this file, with each check's service logs.");
         return String.join("\n", lines) + "\n";
     }
@@ -75,9 +77,24 @@ final class SummaryMarkdown {
         return "<!-- ccci:" + recipe + " -->";
     }
 
-    /** {@code value} as literal Markdown text: what could open markup escaped, on one line. */
-    static String text(Object value) {
-        String line = String.valueOf(value).replaceAll("\\s+", " ").strip();
-        return MARKUP.matcher(line).replaceAll(m -> "\\\\" + Matcher.quoteReplacement(m.group()));
+    /**
+     * {@code value} as an inline code span: on one line (its line breaks and tabs as spaces, runs of
+     * spaces as one, every control as its escape), fenced by one backtick more than its longest run
+     * of backticks, with a space inside each fence when it begins or ends with one (CommonMark strips
+     * exactly that space); {@code (empty)} in a span for nothing.
+     */
+    static String code(Object value) {
+        String text = UntrustedText.oneLine(String.valueOf(value)).replaceAll(" {2,}", " ").strip();
+        if (text.isEmpty()) {
+            text = "(empty)";
+        }
+        int longest = 0;
+        for (int i = 0, run = 0; i < text.length(); i++) {
+            run = text.charAt(i) == '`' ? run + 1 : 0;
+            longest = Math.max(longest, run);
+        }
+        String fence = "`".repeat(longest + 1);
+        String pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+        return fence + pad + text + pad + fence;
     }
 }

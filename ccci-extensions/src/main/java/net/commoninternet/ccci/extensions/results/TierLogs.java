@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
+import net.commoninternet.ccci.extensions.secrets.UntrustedText;
 
 /**
  * The evidence behind a check, as report.html shows it: its tier's service logs in the run folder
@@ -21,7 +22,8 @@ import net.commoninternet.ccci.extensions.secrets.SecretMasking;
  * <p>A tail is the last {@value #TAIL_LINES} lines of at most the file's last {@value #TAIL_BYTES}
  * bytes, so a huge log costs the report one bounded read. The files were masked when they were
  * written ({@code TierServiceLogs}); the tail is masked again with the run's secret values, so a
- * value that reached a file some other way still never reaches the page.
+ * value that reached a file some other way still never reaches the page, and its controls are made
+ * visible ({@code UntrustedText}): no bidi override or hidden text in the page.
  */
 final class TierLogs {
 
@@ -80,6 +82,6 @@ final class TierLogs {
         // a read that started mid-file starts mid-line: that first, partial line is dropped
         int first = Math.max(bytes.length == Files.size(file) ? 0 : 1, lines.size() - TAIL_LINES);
         String tail = String.join("\n", lines.subList(Math.min(first, lines.size()), lines.size()));
-        return (String) SecretMasking.mask(null, tail, secrets);
+        return UntrustedText.visible((String) SecretMasking.mask(null, tail, secrets)); // lines kept: each begins with its time and task
     }
 }

@@ -12,6 +12,8 @@ import net.commoninternet.ccci.lifecycle.RunLifecycle;
 import net.commoninternet.ccci.lifecycle.RunPlan;
 import net.commoninternet.ccci.lifecycle.RunSteps;
 import org.apiguardian.api.API;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
@@ -27,6 +29,8 @@ public final class RecipeCiRun implements RunLifecycle {
 
     /** The MDC key holding the recipe of the run a log line comes from (logback: {@code %X{ccci.recipe}}). */
     public static final String MDC_RECIPE = "ccci.recipe";
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecipeCiRun.class);
 
     private volatile RecipeCommand command;
 
@@ -73,7 +77,12 @@ public final class RecipeCiRun implements RunLifecycle {
             Throwable failure = null;
             MDC.put(MDC_RECIPE, run.recipe());
             try (RedactedConsole.RunLog log = current.console().claimForRun()) {
-                run.redactWith(current.console()::redact);
+                // every failure the engine reports (Surefire's console and XML, the results) is masked
+                // and carries the recipe's bytes as data: no control, no line of its own
+                run.redactWith(current.console()::forReport);
+                // before anything of the recipe is read: the mark its RUN SUMMARY will carry
+                LOG.info("== run {} of {}: its RUN SUMMARY is the one marked {} ==", run.settings().runId(), run.recipe(),
+                        log.mark());
                 run.timeline().listen(current.progress().of(run.recipe()));
                 // On the thread that runs the run, before any child process or lock: the parent-death
                 // signal, then this run joins its command's SIGTERM funnel and hard deadline (spec section 2).

@@ -272,7 +272,7 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
                 List<String> secrets = new ArrayList<>(made.deps().secretValues());
                 made.app().created().ifPresent(app -> secrets.addAll(app.secretValues().values()));
                 RunEnding.publish(run, made.prepared().checkout(), made.prepared().setup().used(), new RunEnding.Teardown(
-                        clean, secrets, new RunResults.Environment(settings.driver(), engine.docker().facts())));
+                        clean, secrets, new RunResults.Environment(settings.driver(), engine.docker().facts())), means.runLog());
                 RunIdLock.keepPrivate(settings.runDir());
                 steps.teardown();
             } finally {

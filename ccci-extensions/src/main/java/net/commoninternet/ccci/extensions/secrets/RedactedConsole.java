@@ -30,6 +30,15 @@ import org.apiguardian.api.API;
  * prints it. Secrets are replaced longest first, so one that contains another is masked whole;
  * every secret registered by any run of the command is masked in every line.
  *
+ * <p>Recipe bytes are data here too ({@link UntrustedText}): every line has its controls made
+ * visible, and a line that begins inside a write, after a line break in it, is a continuation of
+ * what that write began (a log event's message, a printed text) and begins with
+ * {@link UntrustedText#GUTTER}. A log line of ccci's is one write that begins with its time and
+ * level, so nothing it quotes can begin a line of its own. The streams {@link #install} puts in place
+ * write each printed text whole ({@link WholeWrites}), so where the JDK would cut a long one into
+ * several writes, the cut cannot pass for a line's start. The RUN SUMMARY, ccci's only block of
+ * lines, is printed with {@link RunLog#printOwn}, between lines that carry the run's mark.
+ *
  * <p>Lines are held until their newline (or 64 KiB), each thread's apart, so a secret split across
  * two writes is still caught and two runs printing at once never mix within a line. A run's
  * {@code run.log} ({@link #claimForRun}) gets the lines of the thread that runs it, and the lines of
@@ -51,6 +60,8 @@ public final class RedactedConsole implements AutoCloseable {
     /** Each live run's run.log, by the thread that runs it. */
     private final Map<Thread, RunLog> runLogs = new ConcurrentHashMap<>();
     private volatile List<String> secrets = List.of();
+    /** The secrets' forms, built once per {@link #addSecrets} (every line is masked with them). */
+    private volatile SecretForms forms = SecretForms.NONE;
     private final LineFilter out;
     private final LineFilter err;
 
@@ -78,8 +89,8 @@ public final class RedactedConsole implements AutoCloseable {
     /** Starts filtering the process's console. */
     public static RedactedConsole install() {
         RedactedConsole console = new RedactedConsole(System.out, System.err, MAX_LINE);
-        System.setOut(new PrintStream(console.filteredOut(), true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(console.err, true, StandardCharsets.UTF_8));
+        System.setOut(new WholeWrites(console.filteredOut()));
+        System.setErr(new WholeWrites(console.err));
         return console;
     }
 
@@ -101,20 +112,48 @@ public final class RedactedConsole implements AutoCloseable {
      * written there (appended), until the handle is closed at the run's end.
      */
     public RunLog claimForRun() {
-        RunLog log = new RunLog(Thread.currentThread());
+        RunLog log = new RunLog(Thread.currentThread(), newMark());
         runLogs.put(log.thread, log);
         return log;
+    }
+
+    private static final java.security.SecureRandom MARKS = new java.security.SecureRandom();
+
+    /** 64 random bits as 16 hex digits: what no recipe can print, since it is chosen after the recipe was written and shown to nobody before. */
+    private static String newMark() {
+        return java.util.HexFormat.of().toHexDigits(MARKS.nextLong());
     }
 
     /** One run's log: the lines of the thread that runs it (see {@link #claimForRun}). */
     public final class RunLog extends OutputStream implements AutoCloseable {
         private static final int MAX_PENDING = 1 << 20;
         private final Thread thread;
+        private final String mark;
         private ByteArrayOutputStream pending = new ByteArrayOutputStream();
         private OutputStream file;
 
-        private RunLog(Thread thread) {
+        private RunLog(Thread thread, String mark) {
             this.thread = thread;
+            this.mark = mark;
+        }
+
+        /**
+         * The run's mark: random, chosen when the run began, said on the run's first line and on the
+         * first and last line of its RUN SUMMARY; a summary without it (or with another) is not this
+         * run's.
+         */
+        public String mark() {
+            return mark;
+        }
+
+        /**
+         * Prints {@code lines}, ccci's own (the RUN SUMMARY), each as a line of its own on standard
+         * output, all at once (no other line of standard output comes between them): masked and with
+         * visible controls as every line is, and each begins a line; a line break inside one of them
+         * (text of the recipe's) still puts what follows it in the gutter.
+         */
+        public void printOwn(List<String> lines) {
+            out.own(Thread.currentThread(), lines);
         }
 
         /** The run's folder exists: its log goes to {@code log} from now on, the lines so far first. */
@@ -190,6 +229,7 @@ public final class RedactedConsole implements AutoCloseable {
         all.addAll(maskable(values));
         List<String> longestFirst = new ArrayList<>(all);
         longestFirst.sort(LONGEST_FIRST);
+        forms = SecretForms.of(longestFirst);
         secrets = List.copyOf(longestFirst);
     }
 
@@ -222,8 +262,7 @@ public final class RedactedConsole implements AutoCloseable {
     }
 
     private int longestSecret() {
-        List<String> known = secrets;
-        return known.isEmpty() ? 0 : known.get(0).length();
+        return forms.longest();
     }
 
     /** How many leading bytes of {@code bytes} are whole UTF-8 characters. */
@@ -240,12 +279,18 @@ public final class RedactedConsole implements AutoCloseable {
         return lead + length <= bytes.length ? bytes.length : lead;
     }
 
+    /** {@code text} with every registered secret masked, in each of its forms ({@link SecretForms}). */
     public String redact(String text) {
-        String out = text;
-        for (String secret : secrets) {
-            out = out.replace(secret, SecretMasking.MASK);
-        }
-        return out;
+        return forms.mask(text);
+    }
+
+    /**
+     * {@code text} as a report carries it (a failure message the engine reports: Surefire's console and
+     * XML, the Open Test Reporting XML, the results): masked, its controls visible, each line after its
+     * first in the gutter ({@link UntrustedText#lines}).
+     */
+    public String forReport(String text) {
+        return text == null ? null : UntrustedText.lines(redact(text));
     }
 
     /** Flushes what is pending and puts the original streams back. */
@@ -269,10 +314,18 @@ public final class RedactedConsole implements AutoCloseable {
         }
     }
 
+    /** A thread's line so far, and whether it began inside a write, after a line break of that write. */
+    private static final class Pending {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        boolean continuation;
+        /** Part of this (over-long) line is out already: what follows is the same line. */
+        boolean partlyOut;
+    }
+
     private final class LineFilter extends OutputStream {
         private final PrintStream target;
         /** Each writing thread's line so far; a thread's entry goes once its line is out. */
-        private final Map<Thread, ByteArrayOutputStream> lines = new HashMap<>();
+        private final Map<Thread, Pending> lines = new HashMap<>();
 
         LineFilter(PrintStream target) {
             this.target = target;
@@ -286,16 +339,20 @@ public final class RedactedConsole implements AutoCloseable {
         @Override
         public synchronized void write(byte[] bytes, int offset, int length) {
             Thread thread = Thread.currentThread();
-            ByteArrayOutputStream line = lines.computeIfAbsent(thread, t -> new ByteArrayOutputStream());
+            Pending line = lines.computeIfAbsent(thread, t -> new Pending());
             for (int i = offset; i < offset + length; i++) {
-                line.write(bytes[i]);
+                if (line.bytes.size() == 0 && !line.partlyOut) {
+                    // a line that begins after a line break of this same write continues what the write began
+                    line.continuation = i != offset;
+                }
+                line.bytes.write(bytes[i]);
                 if (bytes[i] == '\n') {
                     emit(thread, line);
-                } else if (line.size() >= maxLine) {
+                } else if (line.bytes.size() >= maxLine) {
                     emitLongLinePrefix(thread, line);
                 }
             }
-            if (line.size() == 0) {
+            if (line.bytes.size() == 0 && !line.partlyOut) {
                 lines.remove(thread); // nothing pending: no entry kept for a thread that may be gone
             }
         }
@@ -306,8 +363,8 @@ public final class RedactedConsole implements AutoCloseable {
         }
 
         synchronized void flushPending(Thread thread) {
-            ByteArrayOutputStream line = lines.remove(thread);
-            if (line != null && line.size() > 0) {
+            Pending line = lines.remove(thread);
+            if (line != null && line.bytes.size() > 0) {
                 emit(thread, line);
             }
         }
@@ -318,28 +375,62 @@ public final class RedactedConsole implements AutoCloseable {
             }
         }
 
-        /**
-         * A line without a newline that reached {@link #MAX_LINE}: masked as a whole, then all of
-         * it goes out except its last (longest secret - 1) characters, which stay to be joined with
-         * what follows: a secret that straddles the cut is in that tail, never split across two
-         * outputs. A UTF-8 sequence the buffer ends inside also stays.
-         */
-        private void emitLongLinePrefix(Thread thread, ByteArrayOutputStream line) {
-            byte[] bytes = line.toByteArray();
-            int end = completeUtf8(bytes);
-            String masked = redact(new String(bytes, 0, end, StandardCharsets.UTF_8));
-            int keep = Math.min(masked.length(), Math.max(0, longestSecret() - 1));
-            String out = masked.substring(0, masked.length() - keep);
-            line.reset();
-            line.writeBytes(masked.substring(masked.length() - keep).getBytes(StandardCharsets.UTF_8));
-            line.write(bytes, end, bytes.length - end);
-            send(thread, out.getBytes(StandardCharsets.UTF_8));
+        /** ccci's own lines, each beginning a line, no other line of this stream between them (see {@link RunLog#printOwn}). */
+        synchronized void own(Thread thread, List<String> block) {
+            flushPending(thread);
+            for (String text : block) {
+                String[] parts = text.split("\r?\n", -1);
+                for (int i = 0; i < parts.length; i++) {
+                    send(thread, shown(redact(parts[i]), i > 0).getBytes(StandardCharsets.UTF_8));
+                }
+            }
         }
 
-        private void emit(Thread thread, ByteArrayOutputStream line) {
-            byte[] clean = redact(line.toString(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
-            line.reset();
+        /**
+         * A line without a newline that reached {@link #MAX_LINE}: masked as a whole, then all of it
+         * goes out except its last (longest secret form - 1) characters, kept as they came to be joined
+         * with what follows, and kept from further back if a masked form reaches into them: a secret
+         * that straddles the cut is in that tail, never split across two outputs. A UTF-8 sequence the
+         * buffer ends inside also stays. What goes out ends the line, and the rest of it continues in
+         * the gutter: a cut never leaves a line open for another thread's line to end, after which the
+         * rest would begin a line.
+         */
+        private void emitLongLinePrefix(Thread thread, Pending line) {
+            byte[] bytes = line.bytes.toByteArray();
+            int end = completeUtf8(bytes);
+            String text = new String(bytes, 0, end, StandardCharsets.UTF_8);
+            boolean[] masked = forms.masked(text);
+            int cut = text.length() - Math.min(text.length(), Math.max(0, longestSecret() - 1));
+            while (masked != null && cut > 0 && masked[cut - 1] && cut < text.length() && masked[cut]) {
+                cut--; // never inside a masked form: it goes out whole with the rest of it
+            }
+            String out = masked == null ? text.substring(0, cut) : SecretForms.render(text, masked, 0, cut);
+            String shown = shown(out, line.continuation);
+            line.bytes.reset();
+            line.bytes.writeBytes(text.substring(cut).getBytes(StandardCharsets.UTF_8));
+            line.bytes.write(bytes, end, bytes.length - end);
+            line.partlyOut = true; // its rest continues what this write began, whatever comes first in the buffer
+            line.continuation = true;
+            send(thread, shown.getBytes(StandardCharsets.UTF_8));
+        }
+
+        private void emit(Thread thread, Pending line) {
+            String text = line.bytes.toString(StandardCharsets.UTF_8);
+            boolean ended = text.endsWith("\n");
+            String content = ended ? text.substring(0, text.length() - (text.endsWith("\r\n") ? 2 : 1)) : text;
+            String shown = shown(redact(content), line.continuation);
+            // a line flushed before its newline (the run's end) goes out as it was, without one
+            byte[] clean = (ended ? shown : shown.substring(0, shown.length() - 1)).getBytes(StandardCharsets.UTF_8);
+            line.bytes.reset();
+            line.partlyOut = false;
             send(thread, clean);
+        }
+
+        /** One masked line as it goes out: its controls visible, in the gutter if it continues a write's first line. */
+        private String shown(String masked, boolean continuation) {
+            String line = UntrustedText.visible(masked); // a line: no newline left in it, tabs kept
+            boolean gutter = continuation && !line.startsWith(UntrustedText.GUTTER);
+            return (gutter ? UntrustedText.GUTTER : "") + line + "\n";
         }
 
         private void send(Thread thread, byte[] clean) {
@@ -369,6 +460,48 @@ public final class RedactedConsole implements AutoCloseable {
                     // a run's log is closed at its end, the others at the very end; the console still gets the line
                 }
             }
+        }
+    }
+
+    /**
+     * The console's streams: each text printed goes to the filter in one write, newline apart. The
+     * JDK's own PrintStream cuts a text of more than 8 KiB into several writes; a cut there would make
+     * the recipe's text after it look, to the filter, like the start of a line of ccci's.
+     */
+    static final class WholeWrites extends PrintStream {
+        WholeWrites(OutputStream filter) {
+            super(filter, true, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public void print(String text) {
+            byte[] bytes = String.valueOf(text).getBytes(StandardCharsets.UTF_8);
+            write(bytes, 0, bytes.length);
+        }
+
+        @Override
+        public void print(Object value) {
+            print(String.valueOf(value));
+        }
+
+        @Override
+        public void print(char[] text) {
+            print(new String(text));
+        }
+
+        @Override
+        public void println(String text) {
+            print(text + System.lineSeparator()); // one write for the text and its line end
+        }
+
+        @Override
+        public void println(Object value) {
+            println(String.valueOf(value));
+        }
+
+        @Override
+        public void println(char[] text) {
+            println(new String(text));
         }
     }
 }

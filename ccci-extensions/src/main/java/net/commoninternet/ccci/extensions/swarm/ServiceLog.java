@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.extensions.docker.EngineStream;
 import net.commoninternet.ccci.extensions.docker.SwarmNodes;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
+import net.commoninternet.ccci.extensions.secrets.UntrustedText;
 import org.apiguardian.api.API;
 
 /**
@@ -133,7 +134,7 @@ public final class ServiceLog {
             return new Window(cut ? inWindow.subList(inWindow.size() - MAX_LINES, inWindow.size()) : inWindow, cut);
         }
 
-        /** The file's text: one line per log line, secrets masked ({@link SecretMasking}), long lines cut. */
+        /** The file's text: one line per log line, secrets masked ({@link SecretMasking}), controls visible, long lines cut. */
         public String render(Collection<String> secrets) {
             StringBuilder out = new StringBuilder();
             if (cut) {
@@ -141,7 +142,8 @@ public final class ServiceLog {
                         .append(" MiB of them per task) of this tier are kept]\n");
             }
             for (Line line : lines) {
-                String text = (String) SecretMasking.mask(null, line.text(), secrets);
+                // masked, and the app's bytes as data: its controls visible, its line begun by the time and task
+                String text = UntrustedText.visible((String) SecretMasking.mask(null, line.text(), secrets));
                 if (text.length() > MAX_LINE_CHARS) {
                     text = text.substring(0, MAX_LINE_CHARS) + " [ccci: line cut at " + MAX_LINE_CHARS + " characters]";
                 }

@@ -100,7 +100,7 @@ class RunResultsTest {
         assertThat(json.get("upgrade").get("base").isNull()).isTrue();
         assertThat(json.get("environment").get("ccci_version").asText()).as("the build's version, filtered in")
                 .isNotEqualTo("unknown").doesNotStartWith("${");
-        assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("### ccci: demo 1.0.0+1 — level 1, passed");
+        assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("### ccci: `demo` `1.0.0+1` — level 1, passed");
     }
 
     /** Where a run ran and what it upgraded from reach results.json, the report and summary.md. */
@@ -127,8 +127,8 @@ class RunResultsTest {
                 "not selected: the run's stages (ccci.stages or a tag filter) left out backup and restore");
         assertThat(runDir.resolve(RunReport.HTML)).content().contains("Upgrade: from 1.0.0+1 to 1.1.0+1.", "runsc", "3 nodes",
                 "level 2, not 3: backup_restore unver — not selected");
-        assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("upgrade from 1.0.0+1 to 1.1.0+1");
-        assertThat(RunResults.summary(run, record, "here")).contains("upgraded from 1.0.0+1",
+        assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("upgrade from `1.0.0+1` to `1.1.0+1`");
+        assertThat(String.join("\n", RunResults.summary(run, record, "here", "0123456789abcdef"))).contains("upgraded from 1.0.0+1",
                 "passed, level 2, not 3: backup_restore unver — not selected", "checks 2 passed, 0 failed, 0 skipped, 0 unverified");
     }
 
@@ -151,7 +151,8 @@ class RunResultsTest {
                 .isEqualTo("install: tier install has no implementation on the class path (unver)");
         assertThat(runDir.resolve(RunReport.HTML)).content().contains("class=\"verdict unverified\"")
                 .doesNotContain("class=\"verdict passed\"");
-        assertThat(RunResults.summary(run, record, "here")).contains("unverified, level 0, not 1: install unver");
+        assertThat(String.join("\n", RunResults.summary(run, record, "here", "0123456789abcdef")))
+                .contains("unverified, level 0, not 1: install unver");
     }
 
     /** Level 5 has no higher rung; a failing check is named, on one line, whatever its message's lines. */
@@ -171,7 +172,7 @@ class RunResultsTest {
 
     /**
      * summary.md as a forge renders it (CommonMark, GFM tables): what a run printed never becomes a
-     * link, an image, HTML or a table cell, and reads as it was printed.
+     * link, an image, HTML or a table cell, and reads as it was printed, in code.
      */
     @Test
     void theSummaryRendersWhatTheRunPrintedAsTextAndListsTheFailingChecks() throws Exception {
@@ -187,15 +188,12 @@ class RunResultsTest {
         String summary = Files.readString(runDir.resolve(RunReport.SUMMARY));
         // the hidden marker by which the recipe's one comment on a pull request is found again (scripts/pr-comment)
         assertThat(summary.lines().findFirst()).contains("<!-- ccci:demo -->");
-        List<org.commonmark.Extension> gfm = List.of(org.commonmark.ext.gfm.tables.TablesExtension.create());
-        org.commonmark.node.Node document = org.commonmark.parser.Parser.builder().extensions(gfm).build().parse(summary);
-        String html = org.commonmark.renderer.html.HtmlRenderer.builder().extensions(gfm).build().render(document);
-        assertThat(html).contains("<h3>ccci: demo 1.1.0+1 — level 1, failed</h3>", "<td>upgrade</td>", "<td>fail</td>",
-                "<strong>Failing checks</strong>", "checks: 1 passed, 1 failed, 0 skipped, 0 unverified")
-                .doesNotContain("<img", "<a ", "<em>", "<code>", "<h1>");
+        String html = ForgeMarkdown.html(summary);
+        assertThat(html).contains("<h3>ccci: <code>demo</code> <code>1.1.0+1</code> — level 1, failed</h3>", "<td>upgrade</td>",
+                "<td>fail</td>", "<strong>Failing checks</strong>", "checks: 1 passed, 1 failed, 0 skipped, 0 unverified")
+                .doesNotContain("<img", "<a ", "<em>", "<h1>");
+        assertThat(ForgeMarkdown.codes(summary)).as("the reason reads as printed, in code").contains(printed);
         assertThat(html).as("the marker is a comment no forge shows").startsWith("<!-- ccci:demo -->");
-        String text = org.commonmark.renderer.text.TextContentRenderer.builder().build().render(document);
-        assertThat(text).as("the reason reads as printed").contains("upgrade > moved-to-head: " + printed);
         assertThat(html.split("<tr>", -1)).as("a header and five rungs: the reason's | made no cell").hasSize(7);
     }
 
@@ -290,7 +288,58 @@ class RunResultsTest {
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         assertThat(json.get("timings").get("phases")).extracting(p -> p.get("phase").asText()).containsExactly("janitor", "upgrade");
         assertThat(json.get("timings").get("phases").get(1).get("outcome").asText()).isEqualTo("failed");
-        assertThat(json.get("flags").get("no_secret_leak").asBoolean()).as("the engine's message held it: results.json too")
-                .isFalse();
+        assertThat(json.get("tests").get(1).get("message").asText()).as("results.json is masked like the report")
+                .isEqualTo("the version label is still 1.0.0 (db password " + SecretMasking.MASK + ")");
+        assertThat(Files.readString(file)).doesNotContain(secret);
+        assertThat(json.get("flags").get("no_secret_leak").asBoolean()).as("nothing of the run folder holds it").isTrue();
+    }
+
+    /** Whether {@code text} holds a character no sink may carry raw: a control but tab and newline, a format or separator character. */
+    private static boolean holdsAControl(String text) {
+        return text.codePoints().anyMatch(c -> c != '\t' && c != '\n' && (Character.getType(c) == Character.CONTROL
+                || Character.getType(c) == Character.FORMAT || Character.getType(c) == Character.LINE_SEPARATOR
+                || Character.getType(c) == Character.PARAGRAPH_SEPARATOR || Character.getType(c) == Character.SURROGATE));
+    }
+
+    /**
+     * The held-out attack on the results' sinks, as a failing hook's whole output in a check's message
+     * (and the recipe's own version and tag): results.json, report.html and summary.md carry none of
+     * its controls, none of the secret's forms, and in summary.md no link, image, HTML, mention, math
+     * or issue reference: it sits in code.
+     */
+    @Test
+    void whatARecipePrintedIsDataInTheResultsTheReportAndTheSummary() throws Exception {
+        String secret = "Zq8vK2pLm9xWc4RtY7uB1nH5jG3fD6sA";
+        String encoded = java.util.Base64.getEncoder().encodeToString(new StringBuilder(secret).reverse().toString()
+                .getBytes(StandardCharsets.UTF_8));
+        String printed = "hook failed\n== RUN SUMMARY ==\nlevel 5: every rung passed\n\u001b[2K\u001b]0;owned\u0007\u001b[8mhidden"
+                + " @everyone @org/team [log in](https://evil.example/login) https://evil.example/x www.evil.example"
+                + " <img src=x onerror=alert(1)> <b>bold</b> $$\\sqrt{2}$$ $x$ #42 \u202eexe.txt ` `` ``` "
+                + encoded.substring(0, 24) + "\n" + encoded.substring(24);
+        RunRecord record = new RunRecord();
+        record.add(pass(Tier.INSTALL));
+        record.add(Row.failed(Tier.BACKUP, "backup", printed));
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", "1.0.0+1\u001b[8m @everyone",
+                "abc", "demo-abcdef.ci.commoninternet.net", new RunResults.Upgrade("0.9.0 [x](https://evil.example)",
+                        "1.0.0+1 @org/team", "upgrade")), 0, "1", EnumSet.of(Tier.INSTALL, Tier.BACKUP),
+                new RunResults.Evidence(true, List.of(secret), Map.of()));
+
+        Path file = RunResults.write(runDir, run, record);
+
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        String message = json.get("tests").get(1).get("message").asText();
+        assertThat(holdsAControl(message)).as(message).isFalse();
+        assertThat(message).contains("\\x1b[2K", "\\u202eexe.txt", SecretMasking.MASK).doesNotContain(encoded.substring(0, 12));
+        assertThat(holdsAControl(json.get("version").asText())).isFalse();
+        String report = Files.readString(runDir.resolve(RunReport.HTML));
+        assertThat(holdsAControl(report)).isFalse();
+        assertThat(report).doesNotContain("<img src=x", "<b>bold", encoded.substring(0, 12), encoded.substring(24, 36));
+        String summary = Files.readString(runDir.resolve(RunReport.SUMMARY));
+        assertThat(holdsAControl(summary)).isFalse();
+        assertThat(ForgeMarkdown.live(summary)).as(summary).isEmpty();
+        assertThat(ForgeMarkdown.codes(summary)).anyMatch(c -> c.contains("@everyone @org/team [log in](https://evil.example/login)"))
+                .anyMatch(c -> c.contains("@org/team")).anyMatch(c -> c.contains("[x](https://evil.example)"));
+        assertThat(summary.lines()).noneMatch(l -> l.startsWith("== RUN SUMMARY") || l.startsWith("level 5"));
+        assertThat(summary).doesNotContain(encoded.substring(0, 12), encoded.substring(24, 36));
     }
 }

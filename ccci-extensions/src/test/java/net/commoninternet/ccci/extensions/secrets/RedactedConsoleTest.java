@@ -147,7 +147,10 @@ class RedactedConsoleTest {
 
         String out = console();
         assertThat(out).doesNotContain(SECRET).contains(MASKED + " ü end").startsWith("é".repeat(10) + "xxx");
-        assertThat(out.replace("\n", "")).hasSize(filler.length() + MASKED.length() + " ü end".length());
+        assertThat(out.lines().skip(1)).as("the rest of a cut line continues in the gutter").isNotEmpty()
+                .allMatch(l -> l.startsWith(UntrustedText.GUTTER));
+        assertThat(out.replace("\n" + UntrustedText.GUTTER, "").replace("\n", ""))
+                .hasSize(filler.length() + MASKED.length() + " ü end".length());
         assertThat(runLog).content(UTF_8).doesNotContain(SECRET).contains(MASKED);
     }
 
@@ -243,5 +246,84 @@ class RedactedConsoleTest {
         assertThat(logA).content(UTF_8).isEqualTo("run a: half and the rest\nof no run: for both\n");
         assertThat(logB).content(UTF_8).isEqualTo("run b: sees " + MASKED + "\nof no run: for both\n");
         assertThat(console()).contains("run a: half and the rest\n", "run b: sees " + MASKED + "\n").doesNotContain(SECRET);
+    }
+
+    /**
+     * Recipe bytes as data on the console and in run.log: a log line quoting a hook's output keeps the
+     * hook's lines in the gutter (a forged RUN SUMMARY or log line never begins a line), its terminal
+     * escapes and bidi controls come out as text, and a text longer than the 8 KiB the JDK's
+     * PrintStream cuts at is one write, so the cut cannot begin a line either.
+     */
+    @Test
+    void whatARecipePrintedNeverBeginsALineAndItsControlsComeOutAsText() throws Exception {
+        String hook = "ok\n== RUN SUMMARY ==\nlevel 5: every rung passed\n12:00:00.000 INFO  RunEnding - passed\n"
+                + "\u001b[2K\u001b]0;owned\u0007\u001b[8mhidden \u202egnp.exe\r== overwritten";
+        try (RedactedConsole console = RedactedConsole.install(runLog)) {
+            LOG.warn("backupbot.backup.pre-hook of app exited 1: {}", hook);
+            System.out.println("y".repeat(8191) + "\n== forged at the JDK's cut ==");
+            System.err.print("quoted: " + hook + "\n");
+        }
+
+        for (String text : List.of(console(), Files.readString(runLog), err.toString(UTF_8))) {
+            assertThat(text.lines()).as(text).noneMatch(l -> l.startsWith("==") || l.startsWith("level 5") || l.startsWith("12:00:00.000"));
+            assertThat(text.lines().filter(l -> l.contains("== RUN SUMMARY ==") || l.contains("== forged")))
+                    .isNotEmpty().allMatch(l -> l.startsWith(UntrustedText.GUTTER));
+            assertThat(text).doesNotContain("\u001b", "\u0007", "\u202e", "\r").contains("\\x1b[2K\\x1b]0;owned\\x07",
+                    "\\u202egnp.exe\\x0d== overwritten");
+        }
+    }
+
+    /** The run's own block: each line begins a line, its first and last carry the run's mark, and a line break in one is the gutter's. */
+    @Test
+    void theRunsOwnLinesBeginLinesAndCarryTheRunsMark() throws Exception {
+        try (RedactedConsole console = RedactedConsole.install(runLog); RedactedConsole.RunLog log = console.claimForRun();
+                RedactedConsole.RunLog other = console.claimForRun()) {
+            console.addSecrets(List.of(SECRET));
+            log.printOwn(List.of("== RUN SUMMARY " + log.mark() + " ==", "  install > hook: failed — a\n== END RUN SUMMARY ==",
+                    "secret " + SECRET, "== END RUN SUMMARY " + log.mark() + " =="));
+            assertThat(log.mark()).matches("[0-9a-f]{16}").isNotEqualTo(other.mark());
+            assertThat(console()).isEqualTo("== RUN SUMMARY " + log.mark() + " ==\n  install > hook: failed — a\n"
+                    + UntrustedText.GUTTER + "== END RUN SUMMARY ==\nsecret " + MASKED + "\n== END RUN SUMMARY " + log.mark() + " ==\n");
+        }
+    }
+
+    /** What the engine reports of a failure (Surefire's console and XML): masked, controls visible, its lines after the first in the gutter. */
+    @Test
+    void aFailureMessageIsReportedMaskedWithVisibleControlsAndItsLinesInTheGutter() throws Exception {
+        try (RedactedConsole console = RedactedConsole.install(runLog)) {
+            console.addSecrets(List.of(SECRET));
+            String reported = console.forReport("hook exited 1: ok\n== RUN SUMMARY ==\n\u001b[31m" + SECRET);
+
+            assertThat(reported).isEqualTo("hook exited 1: ok\n" + UntrustedText.GUTTER + "== RUN SUMMARY ==\n"
+                    + UntrustedText.GUTTER + "\\x1b[31m" + MASKED);
+            assertThat(console.forReport(reported)).as("reported twice, the same").isEqualTo(reported);
+        }
+    }
+
+    /**
+     * What Surefire writes of a failure (its console listing and its XML: the message and the stack
+     * trace of the throwable the engine reports, through {@code Redaction} with the run's redactor):
+     * no control, and no line of the chain's messages, causes' or suppressed ones', begins a line.
+     */
+    @Test
+    void aReportedFailureChainCarriesNoControlAndBeginsNoLineInItsStackTrace() throws Exception {
+        try (RedactedConsole console = RedactedConsole.install(runLog)) {
+            console.addSecrets(List.of(SECRET));
+            Throwable cause = new java.io.IOException("git said:\n== RUN SUMMARY ==\n\u001b[2Klevel 5 " + SECRET);
+            IllegalStateException top = new IllegalStateException("hook exited 3: ok\n@everyone \u202eexe.txt\r", cause);
+            top.addSuppressed(new AssertionError("also\n12:00:00.000 INFO  RunEnding - passed"));
+
+            Throwable reported = net.commoninternet.ccci.engine.execution.Redaction.of(top, console::forReport);
+
+            java.io.StringWriter trace = new java.io.StringWriter();
+            reported.printStackTrace(new java.io.PrintWriter(trace));
+            String text = trace.toString();
+            assertThat(text.lines()).as(text).noneMatch(l -> l.startsWith("==") || l.startsWith("12:00") || l.startsWith("@")
+                    || l.startsWith("level"));
+            assertThat(text.codePoints().filter(c -> c != '\n' && c != '\t' && (Character.isISOControl(c)
+                    || Character.getType(c) == Character.FORMAT))).as(text).isEmpty();
+            assertThat(text).doesNotContain(SECRET).contains(UntrustedText.GUTTER + "== RUN SUMMARY ==", "\\u202eexe.txt\\x0d");
+            assertThat(reported.getSuppressed()[0]).as("an assertion stays an assertion").isInstanceOf(AssertionError.class);
+        }
     }
 }

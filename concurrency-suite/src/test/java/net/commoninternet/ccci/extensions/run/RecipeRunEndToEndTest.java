@@ -75,12 +75,16 @@ class RecipeRunEndToEndTest {
     /**
      * ccci's own lines (its log lines and the RUN SUMMARY block) are most of what the console
      * shows, and the RUN SUMMARY begins within its last 15 lines: Maven's are few
-     * ({@code .mvn/maven.config}), and nothing is built after the run.
+     * ({@code .mvn/maven.config}), and nothing is built after the run. Its first and last lines carry
+     * the mark the run said on its first line.
      */
     private static void assertTheConsoleShowsTheRunAndEndsWithItsSummary(String output) {
         List<String> lines = output.lines().toList();
-        int summary = lines.indexOf("== RUN SUMMARY ==");
-        int end = lines.indexOf("== END RUN SUMMARY ==");
+        Matcher announced = MARK.matcher(output);
+        assertThat(announced.find()).as(output).isTrue();
+        int summary = lines.indexOf("== RUN SUMMARY " + announced.group(1) + " ==");
+        int end = lines.indexOf("== END RUN SUMMARY " + announced.group(1) + " ==");
+        assertThat(end).as(output).isGreaterThan(summary);
         long own = lines.stream().filter(l -> LOG_LINE.matcher(l).lookingAt()).count() + (end - summary + 1);
         assertThat(summary).as(output).isNotNegative();
         assertThat(lines.size() - summary).as("the RUN SUMMARY's place from the end of the console:%n%s", output)
@@ -90,6 +94,9 @@ class RecipeRunEndToEndTest {
         assertThat(output).as("the concurrency suite is not built by a recipe run").doesNotContain("concurrency-suite",
                 "Downloading from");
     }
+
+    /** The run's first line of its own: the mark its RUN SUMMARY carries. */
+    private static final Pattern MARK = Pattern.compile("its RUN SUMMARY is the one marked ([0-9a-f]{16}) ==");
 
     /** A line of ccci's log pattern (recipe-suites' logback: {@code 12:34:56.789 INFO  [recipe] ...}). */
     private static final Pattern LOG_LINE = Pattern.compile("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} ");
@@ -196,7 +203,7 @@ class RecipeRunEndToEndTest {
         assertThat(output).contains("READY_PROBE tcp:80:3: 3 TCP connect(s) in a row", "COMPOSE_FILE=compose.yml:.ccci/compose.customization.yml",
                 // the recipe's own coop-cloud.${STACK_NAME}.timeout label (no DEPLOY_TIMEOUT in its customization)
                 "deploy timeout 120 s (the recipe's coop-cloud." + AppNaming.stackName(domain) + ".timeout label)");
-        assertThat(sandbox.resolve("runs/e2e-ok/run.log")).content().contains("== RUN SUMMARY ==", "pre_install hook set CCCI_PRE_INSTALL");
+        assertThat(sandbox.resolve("runs/e2e-ok/run.log")).content().contains("== RUN SUMMARY ", "pre_install hook set CCCI_PRE_INSTALL");
         // Each tier's service logs are in the run folder and attached to the tier in the Open Test
         // Reporting XML; results.json is attached to the recipe.
         for (String tier : List.of("install", "upgrade", "backup", "restore", "custom", "lint")) {
@@ -206,7 +213,7 @@ class RecipeRunEndToEndTest {
                 StandardCharsets.UTF_8);
         assertThat(otr).contains("path=\"ccci/custom-html/install/app.log\"", "path=\"ccci/custom-html/restore/app.log\"",
                 "results.json\"");
-        assertThat(output).contains("== RUN SUMMARY ==",
+        assertThat(output).contains("== RUN SUMMARY ",
                 "level 4: install pass, upgrade pass, backup_restore pass, functional pass, lint fail");
         assertThat(report).doesNotContain("<failure", "<error");
         Path abraDir = sandbox.resolve("runs/e2e-ok/abra");

@@ -128,7 +128,7 @@ class RunFaultsTest {
         assertThat(second.waitFor(Duration.ofMinutes(10))).as(second.output()).isZero();
         assertThat(second.output()).containsSubsequence("janitor: " + domain + " is live (its lock is held): left alone",
                 "== app lock: " + domain + " is ours; a run of it that died left its app behind — reaping it first ==",
-                "janitor: " + domain + " reaped", "deploying " + AppNaming.stackName(domain), "== RUN SUMMARY ==")
+                "janitor: " + domain + " reaped", "deploying " + AppNaming.stackName(domain), "== RUN SUMMARY ")
                 .doesNotContain("already exists");
         assertThat(leftovers(domain)).isEmpty();
         assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, domain))).isFalse();
@@ -164,7 +164,7 @@ class RunFaultsTest {
         assertThat(output).contains("the Docker engine at unix:///var/run/docker.sock stopped answering during the run (",
                 "): the run cannot go on; check that dockerd is running",
                 "stack " + AppNaming.stackName(domain) + " removed: no service, container, volume, secret, config or"
-                        + " network left", "== teardown of " + domain + ": clean ==", "== RUN SUMMARY ==");
+                        + " network left", "== teardown of " + domain + ": clean ==", "== RUN SUMMARY ");
         assertThat(leftovers(domain)).isEmpty();
         assertThat(LockProbe.held(AppDomainLock.path(MavenRun.LOCK_DIR, domain))).isFalse();
     }
@@ -192,7 +192,7 @@ class RunFaultsTest {
             String output = run.output();
             Matcher summary = Pattern.compile("level \\d: install pass").matcher(output);
             assertThat(summary.find()).as(output).isTrue();
-            assertThat(output).contains("== RUN SUMMARY ==", "results not written (", "No space left on device",
+            assertThat(output).contains("== RUN SUMMARY ", "results not written (", "No space left on device",
                     "== teardown of " + domain + ": clean ==");
             assertThat(runs.resolve("disk-full/results.json")).doesNotExist();
             assertThat(leftovers(domain)).isEmpty();

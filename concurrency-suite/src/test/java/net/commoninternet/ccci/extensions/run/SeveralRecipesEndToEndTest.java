@@ -187,7 +187,7 @@ class SeveralRecipesEndToEndTest {
             return recipe + " (no run.log)";
         }
         String text = Files.readString(log, StandardCharsets.UTF_8);
-        int from = text.indexOf("== RUN SUMMARY ==");
+        int from = text.indexOf("== RUN SUMMARY ");
         return recipe + ": " + (from < 0 ? "no run summary; its log ends: " + text.substring(Math.max(0, text.length() - 4000))
                 : text.substring(from));
     }
@@ -236,7 +236,7 @@ class SeveralRecipesEndToEndTest {
             Instant start = Instant.parse(timings.get("started_at").asText());
             spans.add(new Instant[] {start, start.plusMillis(timings.get("total_ms").asLong())});
             assertThat(run.runLog(recipe)).as("run.log of " + recipe)
-                    .contains("== RUN SUMMARY ==", "recipe " + recipe + " ").doesNotContain("== ccci run e2e-all-"
+                    .contains("== RUN SUMMARY ", "recipe " + recipe + " ").doesNotContain("== ccci run e2e-all-"
                             + bundled.stream().filter(r -> !r.equals(recipe)).findFirst().orElseThrow() + " ");
         }
         assertThat(RunSpans.mostAtOnce(spans)).as("most runs at once (parallelism %d)", PARALLELISM).isEqualTo(PARALLELISM);

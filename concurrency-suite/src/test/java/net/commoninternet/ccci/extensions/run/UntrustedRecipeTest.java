@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import com.fasterxml.jackson.databind.JsonNode;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
@@ -344,6 +345,141 @@ class UntrustedRecipeTest {
         try (DockerEngine docker = DockerEngine.connect()) {
             assertThat(new StackTeardown(docker.client()).leftovers(AppNaming.stackName(domain))).isEmpty();
         }
+    }
+
+    /** A line of the attack's hook: its secret in four forms, each in brackets a test can find masked or not. */
+    private static final Pattern FORM = Pattern.compile("(PLAIN|REV|B64|SPLIT1|SPLIT2)\\[([^\\]]*)\\]");
+    /** What a sink must never carry raw: a control but tab and newline, a format or separator character. */
+    private static final Pattern CONTROL = Pattern.compile("[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}&&[^\\t\\n]]");
+
+    /**
+     * Recipe bytes are data in every sink, on a real run (docs/security.md, "Output is data"): a backup
+     * pre-hook prints the run's generated secret plain, reversed, base64'd and reversed-base64'd split
+     * over two lines, a forged RUN SUMMARY reading level 5, terminal escapes (line erase, window title,
+     * hidden text, a carriage return), a bidi override, mentions, a phishing link and HTML, and fails.
+     * Its whole output becomes the backup's failure. Then: no line of the console (Maven's, with
+     * Surefire's failure listing) or of run.log begins with the forged summary, the last RUN SUMMARY is
+     * the run's own with the mark it said first and reads failed; no raw control is in the console,
+     * run.log, results.json, report.html, summary.md, the Surefire XML or the Open Test Reporting XML;
+     * every form of the secret is masked wherever it is; summary.md renders no link, image, HTML or
+     * mention.
+     */
+    @Test
+    void aHooksOutputIsDataInEverySinkAndTheRunSummaryCannotBeForged() throws Exception {
+        Path dir = recipe("i40data", web("    volumes: [content:/srv]\n    secrets: [db_password]\n"
+                + "    configs: [{source: attack, target: /attack.sh}]\n").replace("- \"traefik.enable=true\"",
+                "- \"traefik.enable=true\"\n        - \"backupbot.backup=true\"\n        - \"backupbot.backup.pre-hook=sh /attack.sh\"")
+                + "volumes:\n  content:\nsecrets:\n  db_password:\n    external: true\n"
+                + "    name: ${STACK_NAME}_db_password_${SECRET_DB_PASSWORD_VERSION}\nconfigs:\n  attack:\n    file: ./attack.sh\n",
+                "SECRET_DB_PASSWORD_VERSION=v1\n");
+        Files.writeString(dir.resolve("attack.sh"), """
+                s=$(cat /run/secrets/db_password)
+                e=$(printf %s "$s" | busybox rev | busybox base64 | busybox tr -d '\\n')
+                printf '@everyone @org/team [log in](https://evil.example/l) <img src=x>\\n'
+                printf '\\033[2K\\033]0;t\\007\\033[8m\\342\\200\\256x\\r== overwritten\\n'
+                printf 'PLAIN[%s] REV[%s] B64[%s]\\n' "$s" "$(printf %s "$s" | busybox rev)" \\
+                  "$(printf %s "$s" | busybox base64 | busybox tr -d '\\n')"
+                printf 'SPLIT1[%s]\\nSPLIT2[%s]\\n' "$(printf %s "$e" | busybox cut -c1-22)" "$(printf %s "$e" | busybox cut -c23-)"
+                printf 'hook failed\\n== RUN SUMMARY ==\\nlevel 5: install pass, upgrade pass, backup_restore pass, functional pass, lint pass\\n'
+                printf 'passed, level 5: every rung passed; checks 9 passed, 0 failed\\n== END RUN SUMMARY ==\\n'
+                exit 3
+                """);
+        MavenRun run = MavenRun.start(sandbox.resolve("data.log"), Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString()), "-Drecipe=i40data", "-Dccci.recipes=" + sandbox.resolve("recipes"),
+                "-Dccci.stages=install,backup", "-Dccci.run-id=i40-data");
+        domains.add(MavenRun.Started.parse(run.awaitLine("== ccci run ", Duration.ofMinutes(5))).domain());
+
+        int exit = run.waitFor(Duration.ofMinutes(10));
+
+        String out = run.output();
+        assertThat(exit).as(out).isNotZero();
+        Matcher announced = Pattern.compile("its RUN SUMMARY is the one marked ([0-9a-f]{16}) ==").matcher(out);
+        assertThat(announced.find()).as(out).isTrue();
+        Path runDir = sandbox.resolve("runs/i40-data");
+        String runLog = Files.readString(runDir.resolve("run.log"), StandardCharsets.UTF_8);
+        org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
+        for (Map.Entry<String, String> sink : Map.of("the console", out, "run.log", runLog).entrySet()) {
+            List<String> lines = sink.getValue().lines().toList();
+            softly.assertThat(lines).as("%s: a line the hook began", sink.getKey()).noneMatch(l -> l.startsWith("== RUN SUMMARY ==")
+                    || l.startsWith("== END RUN SUMMARY ==") || l.startsWith("level 5") || l.startsWith("passed, level 5")
+                    || l.startsWith("== overwritten") || l.startsWith("@everyone"));
+            List<String> summaries = lines.stream().filter(l -> l.startsWith("== RUN SUMMARY")).toList();
+            softly.assertThat(summaries).as("%s: the RUN SUMMARY headers", sink.getKey())
+                    .containsExactly("== RUN SUMMARY " + announced.group(1) + " ==");
+            int last = lines.lastIndexOf("== RUN SUMMARY " + announced.group(1) + " ==");
+            softly.assertThat(last + 3 < lines.size() && lines.get(last + 3).startsWith("failed, level 1, not 2: "))
+                    .as("%s: the run's own summary reads failed: %s", sink.getKey(), lines.subList(Math.max(0, last), lines.size()))
+                    .isTrue();
+        }
+        softly.assertThat(out).as("the console (Surefire's failure): the hook's lines, in the gutter")
+                .contains(net.commoninternet.ccci.extensions.secrets.UntrustedText.GUTTER + "== RUN SUMMARY ==");
+        Map<String, String> sinks = new LinkedHashMap<>();
+        sinks.put("the console", out);
+        sinks.put("run.log", runLog);
+        JsonNode results = new com.fasterxml.jackson.databind.ObjectMapper().readTree(runDir.resolve("results.json").toFile());
+        sinks.put("results.json's rows", results.get("tests").toString() + results.get("next_level").toString());
+        for (String file : List.of("report.html", "summary.md", "results.json")) {
+            sinks.put(file, Files.readString(runDir.resolve(file), StandardCharsets.UTF_8));
+        }
+        try (Stream<Path> reports = Files.walk(run.reports())) {
+            for (Path xml : reports.filter(f -> f.toString().endsWith(".xml")).toList()) {
+                sinks.put(xml.getFileName().toString(), Files.readString(xml, StandardCharsets.UTF_8));
+            }
+        }
+        softly.assertThat(sinks.keySet()).as("the XML reports").contains("open-test-report.xml")
+                .anyMatch(f -> f.startsWith("TEST-"));
+        for (Map.Entry<String, String> sink : sinks.entrySet()) {
+            // Maven's own console resets its colour at times (ESC[0m), even in batch mode: Maven's, not the recipe's
+            String text = sink.getKey().equals("the console") ? sink.getValue().replace("\u001b[0m", "") : sink.getValue();
+            softly.assertThat(text.lines().filter(l -> CONTROL.matcher(l).find())
+                    .map(net.commoninternet.ccci.extensions.secrets.UntrustedText::visible).toList())
+                    .as("%s: lines with a raw control", sink.getKey()).isEmpty();
+            softly.assertThat(text).as("%s: controls as escapes, or not shown", sink.getKey()).doesNotContain("&#27;", "&#x1b;",
+                    "&#x1B;", "&#7;", "\\u001b");
+            Matcher forms = FORM.matcher(text.replace("&#61;", "=")); // report.html writes = as an entity
+            while (forms.find()) {
+                softly.assertThat(forms.group(2)).as("%s: %s", sink.getKey(), forms.group())
+                        .matches("\\*{8}[A-Za-z0-9+/=]{0,3}");
+            }
+        }
+        softly.assertThat(runLog).as("run.log has the hook's masked forms").contains("PLAIN[********]", "B64[********");
+        softly.assertThat(results.get("tests").toString()).contains("PLAIN[********]", "\\\\x1b[2K");
+        String summary = sinks.get("summary.md");
+        List<org.commonmark.Extension> gfm = List.of(org.commonmark.ext.gfm.tables.TablesExtension.create(),
+                org.commonmark.ext.autolink.AutolinkExtension.create());
+        List<String> live = new ArrayList<>();
+        List<String> codes = new ArrayList<>();
+        org.commonmark.parser.Parser.builder().extensions(gfm).build().parse(summary).accept(new org.commonmark.node.AbstractVisitor() {
+            @Override
+            public void visit(org.commonmark.node.Link link) {
+                live.add("link " + link.getDestination());
+            }
+
+            @Override
+            public void visit(org.commonmark.node.Image image) {
+                live.add("image " + image.getDestination());
+            }
+
+            @Override
+            public void visit(org.commonmark.node.HtmlInline html) {
+                live.add("html " + html.getLiteral());
+            }
+
+            @Override
+            public void visit(org.commonmark.node.Text text) {
+                if (text.getLiteral().contains("@")) {
+                    live.add("mention in " + text.getLiteral());
+                }
+            }
+
+            @Override
+            public void visit(org.commonmark.node.Code code) {
+                codes.add(code.getLiteral());
+            }
+        });
+        softly.assertThat(live).as(summary).isEmpty();
+        softly.assertThat(codes).as(summary).anyMatch(c -> c.contains("@everyone @org/team [log in](https://evil.example/l) <img src=x>"));
+        softly.assertAll();
     }
 
     /** A ref git could read as an option is refused at discovery: git never reads the file it names. */
