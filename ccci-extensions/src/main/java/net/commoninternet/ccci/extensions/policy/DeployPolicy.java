@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
@@ -42,12 +43,14 @@ public final class DeployPolicy {
 
     private final DeployAllowance allowance;
     private final Duration hookTimeout;
+    private final RunSettings.Bounds bounds;
     private final ChildProcesses children;
 
-    /** The host's policy: its allowance and the bound of a recipe's hooks. */
+    /** The host's policy: its allowance, the bound of a recipe's hooks and the run's other bounds. */
     public DeployPolicy(RunSettings.HostTrust trust, ChildProcesses children) {
         this.allowance = trust.deployAllowance();
         this.hookTimeout = trust.hookTimeout();
+        this.bounds = trust.bounds();
         this.children = children;
     }
 
@@ -59,6 +62,23 @@ public final class DeployPolicy {
     /** How long the host lets one of the recipe's hooks run in its container ({@code ccci.hook-timeout}). */
     public Duration hookTimeout() {
         return hookTimeout;
+    }
+
+    /**
+     * The host's bounds on the run ({@code ccci.run-budget}, {@code ccci.max-deploy-timeout},
+     * {@code ccci.fetch.*}): what a recipe may make the run wait for, and write.
+     */
+    public RunSettings.Bounds bounds() {
+        return bounds;
+    }
+
+    /**
+     * How long a deploy of {@code app} may take to converge: what the customization or the recipe's
+     * timeout label asks for, never longer than this host's {@code ccci.max-deploy-timeout}
+     * ({@link DeployTimeout}).
+     */
+    public Duration deployTimeout(CiKeys keys, App app) throws IOException, InterruptedException {
+        return DeployTimeout.of(keys, app, children, bounds.maxDeployTimeout());
     }
 
     /** The app's final compose, refused in one sentence if it asks for more than its own objects. */
