@@ -81,15 +81,20 @@ public final class GuardedCommand implements AutoCloseable {
 
         private final Thread thread;
         private final String name;
+        /** How long the run may be RUNNING (its own clock, {@code ccci.run-budget}), and when that ends ({@link System#nanoTime}). */
+        private final Duration budget;
+        private final long budgetEnds;
         private Phase phase = Phase.RUNNING;
         private Cause stoppedBy;
         /** Why this run alone was stopped ({@link #stopAlone}), if it was. */
         private String stoppedAlone;
         private ChildProcesses children;
 
-        private Member(Thread thread, String name) {
+        private Member(Thread thread, String name, Duration budget) {
             this.thread = thread;
             this.name = name;
+            this.budget = budget;
+            this.budgetEnds = System.nanoTime() + budget.toNanos();
         }
 
         private boolean running() {
@@ -174,10 +179,11 @@ public final class GuardedCommand implements AutoCloseable {
     }
 
     /**
-     * The run {@code name} on {@code thread} joins, RUNNING; refused once the command was stopped or
-     * its deadline passed, so nothing of that run is created.
+     * The run {@code name} on {@code thread} joins, RUNNING, with its own clock: once it has been
+     * RUNNING for {@code budget} it is stopped alone ({@link #stopAlone}). Refused once the command was
+     * stopped or its deadline passed, so nothing of that run is created.
      */
-    synchronized Member join(Thread thread, String name) {
+    synchronized Member join(Thread thread, String name, Duration budget) {
         if (closed) {
             throw new IllegalStateException("this ccci command has ended: no run joins it any more.");
         }
@@ -187,8 +193,9 @@ public final class GuardedCommand implements AutoCloseable {
         if (cause != null) {
             throw new RunStopped("not started: the command was stopped by " + cause.text() + " before this run began");
         }
-        Member run = new Member(thread, name);
+        Member run = new Member(thread, name, budget);
         live.add(run);
+        notifyAll(); // the watchdog now also watches this run's budget
         return run;
     }
 
@@ -213,7 +220,8 @@ public final class GuardedCommand implements AutoCloseable {
             return;
         }
         run.stoppedAlone = why;
-        LOG.error("!! {}: stopping the run — tearing down !!", why);
+        // named: the line may come from the watchdog or a lease's thread, which carry no run of their own
+        LOG.error("!! {}: {}: stopping the run — tearing down !!", run.name, why);
         run.interrupt();
     }
 
@@ -387,22 +395,36 @@ public final class GuardedCommand implements AutoCloseable {
     }
 
     /**
-     * The hard deadline of the command. It bounds the runs, not their teardowns: at the deadline
-     * every RUNNING run is stopped and the process exits 142 once the teardowns are done; runs
-     * already tearing down finish. If none is running then, no later run may start (its join stops
-     * the command the same way).
+     * The clocks: the hard deadline of the command, and each run's budget. Both bound the runs, not
+     * their teardowns. At a run's budget that run alone is stopped ({@link #stopAlone}: its thread
+     * interrupted, its children killed, its teardown in its {@code finally}) and the others go on; at
+     * the deadline every RUNNING run is stopped and the process exits 142 once the teardowns are done;
+     * runs already tearing down finish. If none is running at the deadline, no later run may start
+     * (its join stops the command the same way). One thread under this monitor, woken by every join,
+     * so a budget is never missed and never acts on a run that left its RUNNING phase.
      */
     private void watchDeadline() {
         long until = System.nanoTime() + deadline.toNanos();
         boolean exit;
         synchronized (this) {
             while (!closed && cause == null) {
-                long left = until - System.nanoTime();
-                if (left <= 0) {
+                long now = System.nanoTime();
+                long next = until;
+                for (Member run : new ArrayList<>(live)) {
+                    if (!run.running()) {
+                        continue;
+                    }
+                    if (now - run.budgetEnds >= 0) {
+                        stopAlone(run, overBudget(run.budget));
+                    } else if (run.budgetEnds - next < 0) {
+                        next = run.budgetEnds;
+                    }
+                }
+                if (until - now <= 0) {
                     break;
                 }
                 try {
-                    wait(Math.max(1, left / 1_000_000));
+                    wait(Math.max(1, (next - now + 999_999) / 1_000_000));
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -419,6 +441,12 @@ public final class GuardedCommand implements AutoCloseable {
         if (exit) {
             System.exit(EXIT_DEADLINE);
         }
+    }
+
+    /** Why a run past its budget is stopped: the budget and the host's key, in the run's failure. */
+    static String overBudget(Duration budget) {
+        return "it exceeded its " + describe(budget) + " budget, which this host sets with -Dccci.run-budget="
+                + budget.toSeconds();
     }
 
     /** "60-minute" for whole minutes, "2-second" otherwise (test deadlines). */

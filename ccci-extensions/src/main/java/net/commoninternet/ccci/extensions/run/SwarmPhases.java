@@ -169,7 +169,9 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
         try {
             return made.app().deploy(made.prepared(), made.tools());
         } catch (Exception | Error e) {
-            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", run.redact(String.valueOf(e.getMessage()))));
+            // a stop (SIGTERM, the deadline, the run's budget) is what the row says, not the interrupt it caused
+            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", means.guards().stopReason()
+                    .orElseGet(() -> run.redact(String.valueOf(e.getMessage())))));
             throw e;
         }
     }
