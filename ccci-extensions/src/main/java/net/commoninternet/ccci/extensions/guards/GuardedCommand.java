@@ -52,6 +52,15 @@ public final class GuardedCommand implements AutoCloseable {
      */
     static final Duration TEARDOWN_GRACE = Duration.ofSeconds(540);
 
+    /**
+     * How long the shutdown hook waits for the command's close once no run is live: all that is left
+     * then is the plan's end (a catalogue, milliseconds). Bounded on its own, since a close may never
+     * come (the engine's thread is the one exiting, or an error skipped the plan's end): waiting the
+     * whole {@link #TEARDOWN_GRACE} for it kept a failed run's JVM, and its slot, for 9 minutes after
+     * its RUN SUMMARY.
+     */
+    static final Duration CLOSE_GRACE = Duration.ofSeconds(30);
+
     /** The command in progress in this JVM; one at a time. Guarded by the class. */
     private static GuardedCommand current;
 
@@ -372,20 +381,40 @@ public final class GuardedCommand implements AutoCloseable {
      * written), bounded.
      */
     private void onShutdown() {
-        long until = System.nanoTime() + TEARDOWN_GRACE.toNanos();
+        awaitTeardownsAndClose(TEARDOWN_GRACE, CLOSE_GRACE);
+    }
+
+    /**
+     * Holds the caller until every live run's teardown is done (at most {@code grace}) and then the
+     * command is closed (at most {@code closeGrace} after the last run left).
+     */
+    void awaitTeardownsAndClose(Duration grace, Duration closeGrace) {
+        long until = System.nanoTime() + grace.toNanos();
+        long closeBy = 0;
+        boolean awaitingClose = false;
         synchronized (this) {
             if (cause == null) {
                 stop(Cause.SHUTDOWN);
             }
             while (!live.isEmpty() || !closed) {
-                long left = until - System.nanoTime();
-                if (left <= 0) {
-                    LOG.error("!! the runs' teardown did not finish within {} s of the JVM shutdown: exiting anyway;"
-                            + " the janitor reaps what they left !!", TEARDOWN_GRACE.toSeconds());
+                long now = System.nanoTime();
+                if (live.isEmpty() && !awaitingClose) {
+                    awaitingClose = true;
+                    closeBy = now + closeGrace.toNanos();
+                }
+                long end = awaitingClose && closeBy - until < 0 ? closeBy : until;
+                if (end - now <= 0) {
+                    if (live.isEmpty()) {
+                        LOG.error("!! every run is torn down, but the command was not closed within {} s of the last run's"
+                                + " end (its catalogue is not written): exiting !!", closeGrace.toSeconds());
+                    } else {
+                        LOG.error("!! the runs' teardown did not finish within {} s of the JVM shutdown: exiting anyway;"
+                                + " the janitor reaps what they left !!", grace.toSeconds());
+                    }
                     return;
                 }
                 try {
-                    wait(Math.max(1, left / 1_000_000));
+                    wait(Math.max(1, (end - now) / 1_000_000));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
