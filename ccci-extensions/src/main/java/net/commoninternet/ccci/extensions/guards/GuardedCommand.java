@@ -440,7 +440,8 @@ public final class GuardedCommand implements AutoCloseable {
                 long now = System.nanoTime();
                 long next = until;
                 for (Member run : new ArrayList<>(live)) {
-                    if (!run.running()) {
+                    // a budget that ends with the deadline or after it is the deadline's to act on (exit 142)
+                    if (!run.running() || run.budgetEnds - until >= 0) {
                         continue;
                     }
                     if (now - run.budgetEnds >= 0) {
