@@ -113,7 +113,8 @@ public record FetchBound(long maxBytes, long maxFiles) {
      * objects as they are, so their size on disk is what the clone may write.
      */
     void requireRepository(Path gitDir, String recipe) throws IOException {
-        if (walk(gitDir, false, false).bytes() > maxBytes) {
+        // where it really lies: a clone reads through a linked .git, so the walk starts there too
+        if (walk(gitDir.toRealPath(), false, false).bytes() > maxBytes) {
             throw new TooLarge("the recipe " + recipe + " is refused before its clone: its repository (.git) holds more than"
                     + " the " + FileUtils.byteCountToDisplaySize(maxBytes) + " a fetch may write on this host"
                     + " (-Dccci.fetch.max-bytes): prune what the repository does not need, or raise the bound on this host.");
