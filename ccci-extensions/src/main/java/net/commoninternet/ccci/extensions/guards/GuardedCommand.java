@@ -75,6 +75,12 @@ public final class GuardedCommand implements AutoCloseable {
     }
 
     private final Duration deadline;
+    /**
+     * When the deadline passes ({@link System#nanoTime}), fixed as the command opens: before any run
+     * joins, so a run's budget as long as the deadline never ends before it (the watchdog's own start
+     * may come later).
+     */
+    private final long deadlineEnds;
     /** Opened by a run on its own, for itself: closed with that run. */
     private final boolean ownedByItsRun;
     private final Thread shutdownHook = new Thread(this::onShutdown, "ccci-lifetime-shutdown");
@@ -133,6 +139,7 @@ public final class GuardedCommand implements AutoCloseable {
 
     private GuardedCommand(Duration deadline, boolean ownedByItsRun) {
         this.deadline = deadline;
+        this.deadlineEnds = System.nanoTime() + deadline.toNanos();
         this.ownedByItsRun = ownedByItsRun;
     }
 
@@ -433,7 +440,7 @@ public final class GuardedCommand implements AutoCloseable {
      * so a budget is never missed and never acts on a run that left its RUNNING phase.
      */
     private void watchDeadline() {
-        long until = System.nanoTime() + deadline.toNanos();
+        long until = deadlineEnds;
         boolean exit;
         synchronized (this) {
             while (!closed && cause == null) {
