@@ -12,21 +12,35 @@ import org.apiguardian.api.API;
  * the warm apps. What can be summed from the compose is judged before the deploy ({@link Limits});
  * what a compose cannot say in advance is bounded while the run goes on: the disk its volumes and
  * containers write ({@link #disk}, watched), and each container's log ({@link Logs}, set on every
- * service by ccci).
+ * service by ccci); and the run's clock and what a fetch of its recipe may write
+ * ({@link RunSettings.Bounds}: its wall-clock budget, the longest deploy wait, the fetch's bytes and files).
  *
  * @param limits what the run's services may take in sum, judged on the resolved compose before the deploy
  * @param disk bytes the run's volumes and containers (writable layers, logs) may hold on the host, watched
  * @param logs the log rotation ccci sets on every service, which a recipe may only lower
+ * @param bounds the run's clock and the fetch's bounds ({@code ccci.run-budget}, {@code ccci.max-deploy-timeout},
+ *        {@code ccci.fetch.*})
  */
 @API(status = API.Status.INTERNAL)
-public record RunBudget(Limits limits, long disk, Logs logs) {
+public record RunBudget(Limits limits, long disk, Logs logs, RunSettings.Bounds bounds) {
 
     /** The defaults: docs/security.md's "one run's share". */
-    public static final RunBudget DEFAULT = new RunBudget(Limits.DEFAULT, 4L << 30, Logs.DEFAULT);
+    public static final RunBudget DEFAULT = new RunBudget(Limits.DEFAULT, 4L << 30, Logs.DEFAULT, RunSettings.Bounds.DEFAULT);
 
     public RunBudget {
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(logs, "logs");
+        Objects.requireNonNull(bounds, "bounds");
+    }
+
+    /** With the default clock and fetch bounds. */
+    public RunBudget(Limits limits, long disk, Logs logs) {
+        this(limits, disk, logs, RunSettings.Bounds.DEFAULT);
+    }
+
+    /** The same budget with the host's clock and fetch bounds. */
+    public RunBudget withBounds(RunSettings.Bounds newBounds) {
+        return new RunBudget(limits, disk, logs, newBounds);
     }
 
     /**

@@ -137,7 +137,7 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
      * @param unconfined the boundaries around recipe containers this host's operator accepts to run without
      *        ({@code ccci.host.unconfined}); by default none: a run on an engine without one refuses
      * @param budget one run's share of the host ({@code ccci.budget.*}): what its services may take in sum,
-     *        its disk and its logs
+     *        its disk and its logs; and its clock and what a fetch of its recipe may write ({@link Bounds})
      */
     public record HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance, Duration hookTimeout,
             Set<Boundary> unconfined, RunBudget budget) {
@@ -180,6 +180,11 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
                     .collect(java.util.stream.Collectors.toUnmodifiableSet());
         }
 
+        /** The run's clock and what a fetch of its recipe may write: part of its budget. */
+        public Bounds bounds() {
+            return budget.bounds();
+        }
+
         /** With every boundary required. */
         public HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance, Duration hookTimeout) {
             this(approvedRecipes, deployAllowance, hookTimeout, Set.of());
@@ -188,6 +193,31 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
         /** With the default hook bound. */
         public HostTrust(Set<String> approvedRecipes, DeployAllowance deployAllowance) {
             this(approvedRecipes, deployAllowance, DEFAULT_HOOK_TIMEOUT);
+        }
+    }
+
+    /**
+     * The host's bounds on one run, whatever its recipe says (a recipe may ask for less, never more).
+     *
+     * @param runBudget how long the run may take before it is stopped alone and torn down ({@code ccci.run-budget})
+     * @param maxDeployTimeout the longest wait for convergence a recipe's timeout label may set
+     *        ({@code ccci.max-deploy-timeout}); a longer one is clamped to it
+     * @param fetchMaxBytes the most bytes of the recipe's repository, and of its tree at any ref the run checks
+     *        out, a fetch may write ({@code ccci.fetch.max-bytes})
+     * @param fetchMaxFiles the most files of its tree at any ref the run checks out ({@code ccci.fetch.max-files})
+     */
+    public record Bounds(Duration runBudget, Duration maxDeployTimeout, long fetchMaxBytes, long fetchMaxFiles) {
+        /** The defaults of the keys. */
+        public static final Bounds DEFAULT = new Bounds(Duration.ofMinutes(20), Duration.ofMinutes(15), 100L << 20, 10_000);
+
+        public Bounds {
+            Objects.requireNonNull(runBudget, "runBudget");
+            Objects.requireNonNull(maxDeployTimeout, "maxDeployTimeout");
+            if (runBudget.isNegative() || runBudget.isZero() || maxDeployTimeout.isNegative() || maxDeployTimeout.isZero()
+                    || fetchMaxBytes < 1 || fetchMaxFiles < 1) {
+                throw new IllegalArgumentException("every bound of a run must be positive: " + runBudget + ", "
+                        + maxDeployTimeout + ", " + fetchMaxBytes + " bytes, " + fetchMaxFiles + " files");
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -212,6 +213,25 @@ class EngineDiscoveryTest {
                 .options().trust().hookTimeout()).hasSeconds(3);
         assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).options().trust().hookTimeout())
                 .isEqualTo(RunSettings.HostTrust.DEFAULT_HOOK_TIMEOUT).hasMinutes(10);
+    }
+
+    /** The host's bounds on a run: each within its range (zero, or one too large, would disable it), defaults as documented. */
+    @Test
+    void theRunsBoundsAreBoundedAndDefaultToTwentyMinutesFifteenMinutesAndAHundredMebibytes() {
+        for (String key : List.of(Constants.RUN_BUDGET, Constants.MAX_DEPLOY_TIMEOUT, Constants.FETCH_MAX_BYTES,
+                Constants.FETCH_MAX_FILES)) {
+            for (String bad : List.of("0", "-5", "9223372036854775807", "soon")) {
+                assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", key, bad)).message())
+                        .as(key + "=" + bad).startsWith(key + "=").contains("pass a number of");
+            }
+        }
+        RunSettings.Bounds set = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.RUN_BUDGET, "60",
+                Constants.MAX_DEPLOY_TIMEOUT, "30", Constants.FETCH_MAX_BYTES, "4096", Constants.FETCH_MAX_FILES, "7"))
+                .options().trust().bounds();
+        assertThat(set).isEqualTo(new RunSettings.Bounds(Duration.ofSeconds(60), Duration.ofSeconds(30), 4096, 7));
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).options().trust().bounds())
+                .isEqualTo(RunSettings.Bounds.DEFAULT)
+                .isEqualTo(new RunSettings.Bounds(Duration.ofMinutes(20), Duration.ofMinutes(15), 100L << 20, 10_000));
     }
 
     @Test

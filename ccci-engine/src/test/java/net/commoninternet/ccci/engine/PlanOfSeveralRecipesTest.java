@@ -81,6 +81,26 @@ class PlanOfSeveralRecipesTest {
                 .containsExactly("1234-plain", "1234-demo");
     }
 
+    /**
+     * JUnit rethrows an {@code OutOfMemoryError} through every node (it is "unrecoverable"), skipping
+     * each node's {@code after}: the plan's end must still come, or the lifecycle's command stays open
+     * and its shutdown hook held the JVM for its whole teardown grace (9 minutes) after the RUN SUMMARY.
+     */
+    @Test
+    void anErrorJUnitRethrowsOutOfARunStillEndsThePlanOnItsThread() throws IOException {
+        Files.createDirectories(recipes.resolve("runs-out-of-memory"));
+
+        for (String command : List.of("runs-out-of-memory", "runs-out-of-memory,demo")) {
+            RecordingLifecycle.PLAN.clear();
+            RecordingLifecycle.EVENTS.clear();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> kit(command, Constants.PARALLEL_ENABLED, "false").execute())
+                    .as(command).isInstanceOf(OutOfMemoryError.class);
+
+            assertThat(RecordingLifecycle.EVENTS).as(command).contains("teardown runs-out-of-memory");
+            assertThat(RecordingLifecycle.PLAN).as(command).hasSize(2).last().isEqualTo("end 1234");
+        }
+    }
+
     @Test
     void aSingleRecipeKeepsTheCommandsRunId() {
         assertThat(runs(kit("demo").discover())).extracting(r -> r.settings().runId()).containsExactly("1234");

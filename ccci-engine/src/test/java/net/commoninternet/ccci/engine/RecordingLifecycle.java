@@ -75,7 +75,12 @@ public final class RecordingLifecycle implements RunLifecycle {
         /** It runs the tiers without the BeforeDeploy step. */
         SKIPS_BEFORE_DEPLOY,
         /** It returns without running the tiers. */
-        RUNS_NO_TIERS;
+        RUNS_NO_TIERS,
+        /**
+         * Its deploy throws {@code OutOfMemoryError} (as a whole read of a recipe's 2 GiB file did), after
+         * which its teardown still runs: an error JUnit rethrows through every node of the tree.
+         */
+        RUNS_OUT_OF_MEMORY;
 
         static Optional<Misstep> of(String recipe) {
             return Arrays.stream(values())
@@ -117,6 +122,9 @@ public final class RecordingLifecycle implements RunLifecycle {
             DEPLOYED.put(run.recipe(), run.deploysApp());
             if (run.deploysApp() && misstep.filter(m -> m == Misstep.SKIPS_BEFORE_DEPLOY).isEmpty()) {
                 steps.beforeDeploy(new RecordingHookContext(domain, keys, Tier.INSTALL, Optional.empty()));
+            }
+            if (misstep.filter(m -> m == Misstep.RUNS_OUT_OF_MEMORY).isPresent()) {
+                throw new OutOfMemoryError("Required array size too large");
             }
             if (misstep.filter(m -> m == Misstep.DEPLOY_FAILS).isPresent()) {
                 throw new IllegalStateException("the deploy of " + run.recipe() + " broke");

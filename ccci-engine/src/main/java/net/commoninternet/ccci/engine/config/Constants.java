@@ -215,6 +215,40 @@ public final class Constants {
     public static final String BUDGET_LOG_MAX_FILE = "ccci.budget.log-max-file";
 
     /**
+     * Seconds one run may take, from its start to its teardown, whatever its recipe asks for; from 1
+     * to 86400, default {@value #DEFAULT_RUN_BUDGET_SECONDS}. Set on the host, never by the recipe, and
+     * well under {@link #DEADLINE} (the command's): a run still going then is stopped as a SIGTERM would
+     * stop it, but alone (its work interrupted, its children killed, its teardown in {@code finally},
+     * its app lock and slot freed) and fails in one sentence naming this key, while the command's other
+     * runs go on. The teardown after it is not bounded by it.
+     */
+    public static final String RUN_BUDGET = "ccci.run-budget";
+
+    /**
+     * The longest deploy wait a recipe may set, in seconds: its {@code coop-cloud.${STACK_NAME}.timeout}
+     * label (and a customization's {@code DEPLOY_TIMEOUT}) may shorten the wait for convergence, never
+     * lengthen it past this; from 1 to 86400, default {@value #DEFAULT_MAX_DEPLOY_TIMEOUT_SECONDS}. A
+     * longer value is clamped, and the run says so in one line.
+     */
+    public static final String MAX_DEPLOY_TIMEOUT = "ccci.max-deploy-timeout";
+
+    /**
+     * The most bytes a fetch of a recipe may write into the run's folder, measured before it writes
+     * them: the recipe's repository ({@code .git}) and the tree at each ref the run checks out, each at
+     * most this many bytes (a tree's size is read from git's object headers, so a few MiB of packed
+     * zeros that would inflate to gigabytes are refused before the checkout). From 1024 to 2^40,
+     * default {@value #DEFAULT_FETCH_MAX_BYTES} (100 MiB). A recipe past it is refused in one sentence
+     * and nothing of it is left in the runs folder.
+     */
+    public static final String FETCH_MAX_BYTES = "ccci.fetch.max-bytes";
+
+    /**
+     * The most files a tree of a recipe may hold at any ref the run checks out, counted before the
+     * checkout; from 1 to 10000000, default {@value #DEFAULT_FETCH_MAX_FILES}. As {@link #FETCH_MAX_BYTES}.
+     */
+    public static final String FETCH_MAX_FILES = "ccci.fetch.max-files";
+
+    /**
      * Seconds an app-domain lease (held in the swarm's raft store beside the host's flock, so that
      * several runner hosts of one swarm never run one domain at once) must stay unrenewed before
      * another host's run or janitor takes it over; from 3 to 3600, default {@value #DEFAULT_LEASE_TTL_SECONDS}.
@@ -278,6 +312,13 @@ public final class Constants {
     static final long DEFAULT_DEADLINE_SECONDS = 3600;
     static final long DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
     static final long MAX_HOOK_TIMEOUT_SECONDS = 3600;
+    static final long DEFAULT_RUN_BUDGET_SECONDS = 1200;
+    static final long DEFAULT_MAX_DEPLOY_TIMEOUT_SECONDS = 900;
+    static final long DEFAULT_FETCH_MAX_BYTES = 100L << 20;
+    static final long MIN_FETCH_MAX_BYTES = 1024;
+    static final long MAX_FETCH_MAX_BYTES = 1L << 40;
+    static final long DEFAULT_FETCH_MAX_FILES = 10_000;
+    static final long MAX_FETCH_MAX_FILES = 10_000_000;
     static final long DEFAULT_LEASE_TTL_SECONDS = 90;
     static final long DEFAULT_LEASE_HEARTBEAT_SECONDS = 10;
     static final long MIN_LEASE_TTL_SECONDS = 3;

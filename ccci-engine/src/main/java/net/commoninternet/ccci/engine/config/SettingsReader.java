@@ -172,6 +172,7 @@ public final class SettingsReader {
         }
         Set<RunSettings.HostTrust.Boundary> unconfined = unconfined();
         RunBudget budget = budget();
+        RunSettings.Bounds bounds = bounds();
         String probeImage = config.get(PROBE_IMAGE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_PROBE_IMAGE);
         if (!problems.isEmpty()) {
             return Optional.empty();
@@ -179,7 +180,7 @@ public final class SettingsReader {
         return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver,
                 new RunSettings.HostPaths(recipes, new RunSettings.Namespace(lockDir, domainSuffix), runsDir, abraDir, logFile),
                 new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, new RunSettings.HostTrust(approved, allowance,
-                        Duration.ofSeconds(hookTimeout), unconfined, budget),
+                        Duration.ofSeconds(hookTimeout), unconfined, budget.withBounds(bounds)),
                         probeImage, lease)));
     }
 
@@ -307,6 +308,30 @@ public final class SettingsReader {
             problems.add(key + "='" + printable(raw) + "' is not a whole number from " + min + " to " + max + ": pass one,"
                     + " for example -D" + key + "=" + fallback + " (the default).");
             return fallback;
+        }
+        return value;
+    }
+
+    /**
+     * The host's bounds on a run ({@code ccci.run-budget}, {@code ccci.max-deploy-timeout},
+     * {@code ccci.fetch.max-bytes}, {@code ccci.fetch.max-files}), each within its own range: a bound
+     * of zero or one too large to hold would disable it.
+     */
+    private RunSettings.Bounds bounds() {
+        long budget = bounded(RUN_BUDGET, DEFAULT_RUN_BUDGET_SECONDS, 1, MAX_DEADLINE_SECONDS, "seconds");
+        long deploy = bounded(MAX_DEPLOY_TIMEOUT, DEFAULT_MAX_DEPLOY_TIMEOUT_SECONDS, 1, MAX_DEADLINE_SECONDS, "seconds");
+        long bytes = bounded(FETCH_MAX_BYTES, DEFAULT_FETCH_MAX_BYTES, MIN_FETCH_MAX_BYTES, MAX_FETCH_MAX_BYTES, "bytes");
+        long files = bounded(FETCH_MAX_FILES, DEFAULT_FETCH_MAX_FILES, 1, MAX_FETCH_MAX_FILES, "files");
+        return problems.isEmpty() ? new RunSettings.Bounds(Duration.ofSeconds(budget), Duration.ofSeconds(deploy), bytes, files)
+                : RunSettings.Bounds.DEFAULT;
+    }
+
+    /** A whole number of {@code unit} for {@code key}, from {@code min} to {@code max}, or a problem naming the range. */
+    private long bounded(String key, long fallback, long min, long max, String unit) {
+        long value = parse(key, Long.toString(fallback), Long::parseLong, "a number of " + unit + " such as -D" + key + "=" + fallback);
+        if (value < min || value > max) {
+            problems.add(key + "=" + value + " is out of bounds: pass a number of " + unit + " from " + min + " to " + max
+                    + " (the default is " + fallback + ").");
         }
         return value;
     }

@@ -56,10 +56,33 @@ public final class CcciEngineDescriptor extends EngineDescriptor implements Node
         return context;
     }
 
+    /**
+     * The plan ends on this node's thread whatever ended its runs, also an error JUnit rethrows
+     * through every node and so past their {@code after} ({@code OutOfMemoryError}): the lifecycle
+     * holds the command open until its end (its SIGTERM funnel, its shutdown hook), and a command
+     * never ended kept a failed run's JVM alive for the hook's whole teardown grace after its RUN
+     * SUMMARY. An error the end itself throws is kept with the first one.
+     */
     @Override
-    public void after(CcciExecutionContext context) throws Exception {
-        if (plan != null) {
-            plugins.lifecycle().endPlan(plan);
+    public void around(CcciExecutionContext context, Invocation<CcciExecutionContext> invocation) throws Exception {
+        try {
+            invocation.invoke(context);
+        } catch (Throwable thrown) {
+            try {
+                endPlan();
+            } catch (Throwable ending) {
+                thrown.addSuppressed(ending);
+            }
+            throw thrown;
+        }
+        endPlan();
+    }
+
+    private void endPlan() throws Exception {
+        RunPlan ending = plan;
+        plan = null;
+        if (ending != null) {
+            plugins.lifecycle().endPlan(ending);
         }
     }
 }

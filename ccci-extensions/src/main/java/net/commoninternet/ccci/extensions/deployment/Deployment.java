@@ -11,7 +11,6 @@ import net.commoninternet.ccci.extensions.driver.CountedDeploys;
 import net.commoninternet.ccci.extensions.probe.ContainerExec;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.recipe.App;
-import net.commoninternet.ccci.extensions.policy.DeployTimeout;
 import net.commoninternet.ccci.extensions.recipe.UpgradePlan;
 import net.commoninternet.ccci.spi.Backups;
 import net.commoninternet.ccci.spi.Convergence;
@@ -123,7 +122,7 @@ public final class Deployment implements LiveRun {
     @Override
     public Convergence awaitConverged() throws IOException, InterruptedException {
         return of(new SwarmConvergence(tools.docker()).await(app.stack(),
-                DeployTimeout.of(prepared.keys(), app, prepared.workspace().children())));
+                prepared.workspace().policy().deployTimeout(prepared.keys(), app)));
     }
 
     /** {@code <stack>_<name>}, as the swarm names a stack's service, by its compose name. */

@@ -10,7 +10,6 @@ import net.commoninternet.ccci.extensions.swarm.DeployedIdentity;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.policy.ComposeConfig;
-import net.commoninternet.ccci.extensions.policy.DeployTimeout;
 import net.commoninternet.ccci.extensions.recipe.RecipeVersion;
 import net.commoninternet.ccci.extensions.recipe.UpgradePlan;
 import net.commoninternet.ccci.spi.Versions;
@@ -53,7 +52,7 @@ record LiveVersions(Deployment deployment) implements Versions {
             deployment.tools().driver().prepareBackup(app);
         }
         SwarmConvergence.Report rollout = new SwarmConvergence(deployment.tools().docker())
-                .awaitRollout(app.stack(), DeployTimeout.of(keys, app, children));
+                .awaitRollout(app.stack(), prepared.workspace().policy().deployTimeout(keys, app));
         return new Rollout(rollout.rolledOut(), rollout.describe());
     }
 }

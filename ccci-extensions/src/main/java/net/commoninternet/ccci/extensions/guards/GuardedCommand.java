@@ -52,6 +52,15 @@ public final class GuardedCommand implements AutoCloseable {
      */
     static final Duration TEARDOWN_GRACE = Duration.ofSeconds(540);
 
+    /**
+     * How long the shutdown hook waits for the command's close once no run is live: all that is left
+     * then is the plan's end (a catalogue, milliseconds). Bounded on its own, since a close may never
+     * come (the engine's thread is the one exiting, or an error skipped the plan's end): waiting the
+     * whole {@link #TEARDOWN_GRACE} for it kept a failed run's JVM, and its slot, for 9 minutes after
+     * its RUN SUMMARY.
+     */
+    static final Duration CLOSE_GRACE = Duration.ofSeconds(30);
+
     /** The command in progress in this JVM; one at a time. Guarded by the class. */
     private static GuardedCommand current;
 
@@ -66,6 +75,12 @@ public final class GuardedCommand implements AutoCloseable {
     }
 
     private final Duration deadline;
+    /**
+     * When the deadline passes ({@link System#nanoTime}), fixed as the command opens: before any run
+     * joins, so a run's budget as long as the deadline never ends before it (the watchdog's own start
+     * may come later).
+     */
+    private final long deadlineEnds;
     /** Opened by a run on its own, for itself: closed with that run. */
     private final boolean ownedByItsRun;
     private final Thread shutdownHook = new Thread(this::onShutdown, "ccci-lifetime-shutdown");
@@ -81,15 +96,20 @@ public final class GuardedCommand implements AutoCloseable {
 
         private final Thread thread;
         private final String name;
+        /** How long the run may be RUNNING (its own clock, {@code ccci.run-budget}), and when that ends ({@link System#nanoTime}). */
+        private final Duration budget;
+        private final long budgetEnds;
         private Phase phase = Phase.RUNNING;
         private Cause stoppedBy;
         /** Why this run alone was stopped ({@link #stopAlone}), if it was. */
         private String stoppedAlone;
         private ChildProcesses children;
 
-        private Member(Thread thread, String name) {
+        private Member(Thread thread, String name, Duration budget) {
             this.thread = thread;
             this.name = name;
+            this.budget = budget;
+            this.budgetEnds = System.nanoTime() + budget.toNanos();
         }
 
         private boolean running() {
@@ -119,6 +139,7 @@ public final class GuardedCommand implements AutoCloseable {
 
     private GuardedCommand(Duration deadline, boolean ownedByItsRun) {
         this.deadline = deadline;
+        this.deadlineEnds = System.nanoTime() + deadline.toNanos();
         this.ownedByItsRun = ownedByItsRun;
     }
 
@@ -174,10 +195,11 @@ public final class GuardedCommand implements AutoCloseable {
     }
 
     /**
-     * The run {@code name} on {@code thread} joins, RUNNING; refused once the command was stopped or
-     * its deadline passed, so nothing of that run is created.
+     * The run {@code name} on {@code thread} joins, RUNNING, with its own clock: once it has been
+     * RUNNING for {@code budget} it is stopped alone ({@link #stopAlone}). Refused once the command was
+     * stopped or its deadline passed, so nothing of that run is created.
      */
-    synchronized Member join(Thread thread, String name) {
+    synchronized Member join(Thread thread, String name, Duration budget) {
         if (closed) {
             throw new IllegalStateException("this ccci command has ended: no run joins it any more.");
         }
@@ -187,8 +209,9 @@ public final class GuardedCommand implements AutoCloseable {
         if (cause != null) {
             throw new RunStopped("not started: the command was stopped by " + cause.text() + " before this run began");
         }
-        Member run = new Member(thread, name);
+        Member run = new Member(thread, name, budget);
         live.add(run);
+        notifyAll(); // the watchdog now also watches this run's budget
         return run;
     }
 
@@ -213,7 +236,8 @@ public final class GuardedCommand implements AutoCloseable {
             return;
         }
         run.stoppedAlone = why;
-        LOG.error("!! {}: stopping the run — tearing down !!", why);
+        // named: the line may come from the watchdog or a lease's thread, which carry no run of their own
+        LOG.error("!! {}: {}: stopping the run — tearing down !!", run.name, why);
         run.interrupt();
     }
 
@@ -364,20 +388,40 @@ public final class GuardedCommand implements AutoCloseable {
      * written), bounded.
      */
     private void onShutdown() {
-        long until = System.nanoTime() + TEARDOWN_GRACE.toNanos();
+        awaitTeardownsAndClose(TEARDOWN_GRACE, CLOSE_GRACE);
+    }
+
+    /**
+     * Holds the caller until every live run's teardown is done (at most {@code grace}) and then the
+     * command is closed (at most {@code closeGrace} after the last run left).
+     */
+    void awaitTeardownsAndClose(Duration grace, Duration closeGrace) {
+        long until = System.nanoTime() + grace.toNanos();
+        long closeBy = 0;
+        boolean awaitingClose = false;
         synchronized (this) {
             if (cause == null) {
                 stop(Cause.SHUTDOWN);
             }
             while (!live.isEmpty() || !closed) {
-                long left = until - System.nanoTime();
-                if (left <= 0) {
-                    LOG.error("!! the runs' teardown did not finish within {} s of the JVM shutdown: exiting anyway;"
-                            + " the janitor reaps what they left !!", TEARDOWN_GRACE.toSeconds());
+                long now = System.nanoTime();
+                if (live.isEmpty() && !awaitingClose) {
+                    awaitingClose = true;
+                    closeBy = now + closeGrace.toNanos();
+                }
+                long end = awaitingClose && closeBy - until < 0 ? closeBy : until;
+                if (end - now <= 0) {
+                    if (live.isEmpty()) {
+                        LOG.error("!! every run is torn down, but the command was not closed within {} s of the last run's"
+                                + " end (its catalogue is not written): exiting !!", closeGrace.toSeconds());
+                    } else {
+                        LOG.error("!! the runs' teardown did not finish within {} s of the JVM shutdown: exiting anyway;"
+                                + " the janitor reaps what they left !!", grace.toSeconds());
+                    }
                     return;
                 }
                 try {
-                    wait(Math.max(1, left / 1_000_000));
+                    wait(Math.max(1, (end - now) / 1_000_000));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -387,22 +431,37 @@ public final class GuardedCommand implements AutoCloseable {
     }
 
     /**
-     * The hard deadline of the command. It bounds the runs, not their teardowns: at the deadline
-     * every RUNNING run is stopped and the process exits 142 once the teardowns are done; runs
-     * already tearing down finish. If none is running then, no later run may start (its join stops
-     * the command the same way).
+     * The clocks: the hard deadline of the command, and each run's budget. Both bound the runs, not
+     * their teardowns. At a run's budget that run alone is stopped ({@link #stopAlone}: its thread
+     * interrupted, its children killed, its teardown in its {@code finally}) and the others go on; at
+     * the deadline every RUNNING run is stopped and the process exits 142 once the teardowns are done;
+     * runs already tearing down finish. If none is running at the deadline, no later run may start
+     * (its join stops the command the same way). One thread under this monitor, woken by every join,
+     * so a budget is never missed and never acts on a run that left its RUNNING phase.
      */
     private void watchDeadline() {
-        long until = System.nanoTime() + deadline.toNanos();
+        long until = deadlineEnds;
         boolean exit;
         synchronized (this) {
             while (!closed && cause == null) {
-                long left = until - System.nanoTime();
-                if (left <= 0) {
+                long now = System.nanoTime();
+                long next = until;
+                for (Member run : new ArrayList<>(live)) {
+                    // a budget that ends with the deadline or after it is the deadline's to act on (exit 142)
+                    if (!run.running() || run.budgetEnds - until >= 0) {
+                        continue;
+                    }
+                    if (now - run.budgetEnds >= 0) {
+                        stopAlone(run, overBudget(run.budget));
+                    } else if (run.budgetEnds - next < 0) {
+                        next = run.budgetEnds;
+                    }
+                }
+                if (until - now <= 0) {
                     break;
                 }
                 try {
-                    wait(Math.max(1, left / 1_000_000));
+                    wait(Math.max(1, (next - now + 999_999) / 1_000_000));
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -419,6 +478,12 @@ public final class GuardedCommand implements AutoCloseable {
         if (exit) {
             System.exit(EXIT_DEADLINE);
         }
+    }
+
+    /** Why a run past its budget is stopped: the budget and the host's key, in the run's failure. */
+    static String overBudget(Duration budget) {
+        return "it exceeded its " + describe(budget) + " budget, which this host sets with -Dccci.run-budget="
+                + budget.toSeconds();
     }
 
     /** "60-minute" for whole minutes, "2-second" otherwise (test deadlines). */

@@ -36,25 +36,32 @@ public final class LifetimeGuards implements AutoCloseable {
         this.member = member;
     }
 
-    /** The guards of a run on its own, named after its thread. */
+    /** The guards of a run on its own, named after its thread, with no budget shorter than the deadline. */
     public static LifetimeGuards install(Duration deadline) {
-        return install(deadline, Thread.currentThread().getName());
+        return install(deadline, deadline, Thread.currentThread().getName());
+    }
+
+    /** The guards of the run {@code runName}, with no budget shorter than the deadline. */
+    public static LifetimeGuards install(Duration deadline, String runName) {
+        return install(deadline, deadline, runName);
     }
 
     /**
      * Installs the guards of the run {@code runName} executing on the calling thread, in its JVM's
      * open command (or one of its own). The funnel comes first, so a SIGTERM sent the moment the
-     * parent-death signal is armed is already funnelled.
+     * parent-death signal is armed is already funnelled. The run's own clock starts now: once it has
+     * run for {@code budget} ({@code ccci.run-budget}) it is stopped alone, as {@link #stopAlone} does,
+     * and fails naming the budget and the key.
      *
      * @throws IllegalStateException when the run is orphaned
      * @throws RunStopped when the command was already stopped: the run must not start
      */
-    public static LifetimeGuards install(Duration deadline, String runName) {
+    public static LifetimeGuards install(Duration deadline, Duration budget, String runName) {
         GuardedCommand command = GuardedCommand.forRun(deadline);
         GuardedCommand.Member member = null;
         long parent;
         try {
-            member = command.join(Thread.currentThread(), runName);
+            member = command.join(Thread.currentThread(), runName, budget);
             parent = ParentDeathSignal.arm();
         } catch (RuntimeException refused) {
             if (member != null) {
@@ -66,7 +73,8 @@ public final class LifetimeGuards implements AutoCloseable {
             throw refused;
         }
         LOG.info("== lifetime guards armed on thread '{}': SIGTERM on death of parent pid {}, SIGTERM funnel,"
-                + " {} hard deadline ==", Thread.currentThread().getName(), parent, GuardedCommand.describe(command.deadline()));
+                + " {} hard deadline{} ==", Thread.currentThread().getName(), parent, GuardedCommand.describe(command.deadline()),
+                budget.compareTo(command.deadline()) < 0 ? ", " + GuardedCommand.describe(budget) + " run budget" : "");
         return new LifetimeGuards(command, member);
     }
 

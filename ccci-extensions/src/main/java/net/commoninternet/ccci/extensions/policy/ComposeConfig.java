@@ -2,12 +2,15 @@ package net.commoninternet.ccci.extensions.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -25,6 +28,7 @@ import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.ComposeFiles;
 import net.commoninternet.ccci.extensions.recipe.ComposeInterpolation;
 import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
+import org.apache.commons.io.input.BoundedInputStream;
 import org.apiguardian.api.API;
 
 /**
@@ -146,13 +150,21 @@ public record ComposeConfig(String text, JsonNode tree) {
             if (Files.isSymbolicLink(path)) {
                 add.accept("link " + Files.readSymbolicLink(path));
             } else if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
-                byte[] bytes = Files.readAllBytes(path);
-                size += bytes.length;
+                // sized before a byte of it is read, then streamed: a recipe's 2 GiB file is never read whole
+                long bytes = Files.size(path);
+                size += bytes;
                 if (size > DIGESTED_AT_MOST) {
                     return Optional.empty();
                 }
-                add.accept("file " + bytes.length);
-                sha.update(bytes);
+                add.accept("file " + bytes);
+                long read;
+                try (InputStream in = new DigestInputStream(BoundedInputStream.builder().setPath(path).setMaxCount(bytes + 1)
+                        .get(), sha)) {
+                    read = in.transferTo(OutputStream.nullOutputStream());
+                }
+                if (read != bytes) {
+                    return Optional.empty(); // it changed while it was read: no memo of it
+                }
             } else {
                 add.accept("dir");
             }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
@@ -46,10 +47,11 @@ public final class DeployPolicy {
     private final DeployAllowance allowance;
     private final Duration hookTimeout;
     private final RunBudget budget;
+    private final RunSettings.Bounds bounds;
     private final ChildProcesses children;
     private final RunShare.Nodes nodes;
 
-    /** The host's policy: its allowance, the bound of a recipe's hooks, one run's share of the host. */
+    /** The host's policy: its allowance, the bound of a recipe's hooks, one run's share of the host and its other bounds. */
     public DeployPolicy(RunSettings.HostTrust trust, ChildProcesses children) {
         this(trust, children, () -> swarmNodes(children));
     }
@@ -59,6 +61,7 @@ public final class DeployPolicy {
         this.allowance = trust.deployAllowance();
         this.hookTimeout = trust.hookTimeout();
         this.budget = trust.budget();
+        this.bounds = trust.bounds();
         this.children = children;
         this.nodes = nodes;
     }
@@ -71,6 +74,23 @@ public final class DeployPolicy {
     /** How long the host lets one of the recipe's hooks run in its container ({@code ccci.hook-timeout}). */
     public Duration hookTimeout() {
         return hookTimeout;
+    }
+
+    /**
+     * The host's bounds on the run ({@code ccci.run-budget}, {@code ccci.max-deploy-timeout},
+     * {@code ccci.fetch.*}): what a recipe may make the run wait for, and write.
+     */
+    public RunSettings.Bounds bounds() {
+        return bounds;
+    }
+
+    /**
+     * How long a deploy of {@code app} may take to converge: what the customization or the recipe's
+     * timeout label asks for, never longer than this host's {@code ccci.max-deploy-timeout}
+     * ({@link DeployTimeout}).
+     */
+    public Duration deployTimeout(CiKeys keys, App app) throws IOException, InterruptedException {
+        return DeployTimeout.of(keys, app, children, bounds.maxDeployTimeout());
     }
 
     /** The app's final compose, refused in one sentence if it asks for more than its own objects. */

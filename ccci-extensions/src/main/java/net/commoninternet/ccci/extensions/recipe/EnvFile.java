@@ -80,9 +80,12 @@ public final class EnvFile {
         }
     }
 
-    /** A file's text as UTF-8, or one sentence naming the file, the line and the fix. */
+    /**
+     * A file's text as UTF-8, or one sentence naming the file, the line and the fix; a file larger than
+     * an env file abra would read ({@link ComposeFiles#MAX_ENV_FILE_BYTES}) is refused unread.
+     */
     static String decode(Path file) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
+        byte[] bytes = BoundedRead.bytes(file, ComposeFiles.MAX_ENV_FILE_BYTES, "shrink it");
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();

@@ -54,39 +54,103 @@ public final class RecipeFetch {
     }
 
     private final ChildProcesses processes;
+    private final FetchBound bound;
 
+    /** With the default bounds of what a fetch may write ({@link FetchBound#DEFAULT}). */
     public RecipeFetch(ChildProcesses processes) {
-        this.processes = processes;
+        this(processes, FetchBound.DEFAULT);
     }
 
+    /** @param bound what a fetch may write into the run's folder, judged before it is written */
+    public RecipeFetch(ChildProcesses processes, FetchBound bound) {
+        this.processes = processes;
+        this.bound = bound;
+    }
+
+    /**
+     * The recipe at {@code source} into {@code target}, at {@code ref} (null: its HEAD). Whatever it
+     * would write is judged against the host's {@link FetchBound} first; a recipe past it is refused
+     * in one sentence and nothing of it is left in {@code target}.
+     */
     public Fetched fetch(Path source, Path target, String ref) throws IOException, InterruptedException {
-        Optional<String> listed = Optional.empty();
-        if (Files.exists(source.resolve(".git"))) {
-            git(null, "clone", "--quiet", source.toString(), target.toString());
-        } else if (Files.isDirectory(source.resolve("versions"))) {
-            listed = materialize(source.resolve("versions"), target);
-        } else if (Files.isRegularFile(source.resolve("compose.yml"))) {
-            copyTree(source, target);
-            commitAll(target, "working tree of " + source.getFileName(), 0);
-        } else {
-            throw new IOException("recipe folder " + source + " holds neither a git repository, versions/<version>/"
-                    + " trees, nor a compose.yml: point -Dccci.recipes at a directory of recipe folders.");
+        String recipe = source.getFileName().toString();
+        try {
+            if (Files.exists(source.resolve(".git"))) {
+                bound.requireRepository(source.resolve(".git"), recipe);
+                return cloned(source, target, ref, recipe);
+            }
+            if (Files.isDirectory(source.resolve("versions"))) {
+                bound.requireFolder(source.resolve("versions"), false, recipe, "its versions/ folder");
+                return checkout(target, ref, materialize(source.resolve("versions"), target), recipe);
+            }
+            if (Files.isRegularFile(source.resolve("compose.yml"))) {
+                bound.requireFolder(source, false, recipe, "its folder");
+                copyTree(source, target);
+                commitAll(target, "working tree of " + source.getFileName(), 0);
+                return checkout(target, ref, Optional.empty(), recipe);
+            }
+        } catch (FetchBound.TooLarge refused) {
+            forget(target, refused);
+            throw refused;
         }
-        return checkout(target, ref, listed);
+        throw new IOException("recipe folder " + source + " holds neither a git repository, versions/<version>/"
+                + " trees, nor a compose.yml: point -Dccci.recipes at a directory of recipe folders.");
     }
 
     /**
      * {@code CCCI_SKIP_FETCH=1}: a copy of the clone staged in the canonical abra directory
      * (test and Adversary staging), so the run still works in its own tree and never checks a
-     * ref out under the staged clone or another run.
+     * ref out under the staged clone or another run. Its repository and working tree are judged as a
+     * fetch's are, before the copy.
      */
     public Fetched copyStaged(Path staged, Path target, String ref) throws IOException, InterruptedException {
         if (!Files.isDirectory(staged.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException(HostVariables.SKIP_FETCH + " is set but " + staged + " holds no staged git clone of the"
                     + " recipe: clone it there first, or unset " + HostVariables.SKIP_FETCH + ".");
         }
-        copyTree(staged, target);
-        return checkout(target, ref, Optional.empty());
+        String recipe = target.getFileName().toString();
+        try {
+            bound.requireRepository(staged.resolve(".git"), recipe);
+            bound.requireFolder(staged, true, recipe, "its staged clone's working tree");
+            copyTree(staged, target);
+            return checkout(target, ref, Optional.empty(), recipe);
+        } catch (FetchBound.TooLarge refused) {
+            forget(target, refused);
+            throw refused;
+        }
+    }
+
+    /**
+     * A local clone without a checkout (what it writes is the repository, judged before), the tree at
+     * {@code ref} (else HEAD) judged from git's object headers in the same child, then checked out by
+     * its id: the one point where the tree is written.
+     */
+    private Fetched cloned(Path source, Path target, String ref, String recipe) throws IOException, InterruptedException {
+        Files.createDirectories(target.getParent());
+        String commit = judged(List.of("sh", "-c", "git clone --quiet --no-checkout -- \"$1\" \"$2\" || exit " + CLONE_FAILED
+                + "; shift; " + RESOLVE_AND_LIST, "sh", source.toString(), target.toString(), ref == null ? "HEAD" : ref),
+                target, ref, recipe);
+        // HEAD stays on its branch when no ref was asked for, as a clone leaves it
+        String refs = stdout(whole(List.of("sh", "-c", (ref == null ? "git -C \"$1\" reset --quiet --hard \"$2\""
+                : CHECKOUT) + " && git -C \"$1\" show-ref --head --tags --dereference", "sh", target.toString(), commit)),
+                "the checkout of " + commit + " in " + target.getFileName());
+        RecipeTree.requireSelfContained(target);
+        return fetched(target, refs.lines().toList());
+    }
+
+    /**
+     * What a fetch refused leaves: nothing (links in it are removed, never followed); the refusal is
+     * said in the run's log as well, where the run's own lines are.
+     */
+    private static void forget(Path target, FetchBound.TooLarge refused) {
+        LOG.error("!! {} !!", refused.getMessage());
+        try {
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                PathUtils.deleteDirectory(target);
+            }
+        } catch (IOException e) {
+            LOG.warn("could not remove the refused recipe tree {}: {}", target, e.toString());
+        }
     }
 
     /**
@@ -100,16 +164,18 @@ public final class RecipeFetch {
     }
 
     /**
-     * The tree at {@code ref} (else as it is), then HEAD and the tags, in one child (a shell running
-     * git): "<id> HEAD" first, then "<id> refs/tags/<tag>" each, and after an annotated tag
-     * "<commit> refs/tags/<tag>^{}", the commit it points at. {@code listed}: that listing of the
-     * tree as it is, when the child that made it printed it already.
+     * The tree at {@code ref} (else as it is), then HEAD and the tags: "<id> HEAD" first, then
+     * "<id> refs/tags/<tag>" each, and after an annotated tag "<commit> refs/tags/<tag>^{}", the
+     * commit it points at. {@code listed}: that listing of the tree as it is, when the child that made
+     * it printed it already. A move to {@code ref} is judged ({@link #judged}) before its checkout.
      */
-    private Fetched checkout(Path target, String ref, Optional<String> listed) throws IOException, InterruptedException {
+    private Fetched checkout(Path target, String ref, Optional<String> listed, String recipe)
+            throws IOException, InterruptedException {
         String refs;
         if (ref != null) {
-            refs = moved(target, ref, whole(List.of("sh", "-c", MOVE + " && git -C \"$1\" show-ref --head --tags --dereference",
-                    "sh", target.toString(), ref)));
+            String commit = judged(List.of("sh", "-c", RESOLVE_AND_LIST, "sh", target.toString(), ref), target, ref, recipe);
+            refs = stdout(whole(List.of("sh", "-c", CHECKOUT + " && git -C \"$1\" show-ref --head --tags --dereference", "sh",
+                    target.toString(), commit)), "the checkout of " + ref + " in " + target.getFileName());
         } else {
             refs = listed.isPresent() ? listed.get() : listing(target, "show-ref", "--head", "--tags", "--dereference");
         }
@@ -118,26 +184,51 @@ public final class RecipeFetch {
     }
 
     /**
-     * A move to a ref, in one child: the ref resolved to a commit with option parsing ended (status
-     * {@link #NOT_A_COMMIT} when git cannot), then checked out by id. {@code $1}: the tree, {@code
-     * $2}: the ref; never part of the script's text.
+     * The ref resolved to a commit with option parsing ended (status {@link #NOT_A_COMMIT} when git
+     * cannot), then, NUL-terminated, its id and the whole tree at it with each blob's size as its
+     * object header says ({@code ls-tree -l} never inflates a blob). {@code $1}: the tree, {@code $2}:
+     * the ref; never part of the script's text.
      */
-    private static final String MOVE = "c=$(git -C \"$1\" rev-parse --verify --quiet --end-of-options \"$2^{commit}\")"
-            + " && [ ${#c} -eq 40 ] || exit 3; git -C \"$1\" checkout --quiet --detach \"$c\"";
+    private static final String RESOLVE_AND_LIST = "c=$(git -C \"$1\" rev-parse --verify --quiet --end-of-options"
+            + " \"$2^{commit}\") && [ ${#c} -eq 40 ] || exit 3; printf '%s\\0' \"$c\" && git -C \"$1\" ls-tree -r -l -z"
+            + " --full-tree \"$c\"";
+    /** A checkout by id ({@code $2}, a commit {@link #RESOLVE_AND_LIST} gave and the bound judged) of the tree {@code $1}. */
+    private static final String CHECKOUT = "git -C \"$1\" checkout --quiet --detach \"$2\"";
     private static final int NOT_A_COMMIT = 3;
+    private static final int CLONE_FAILED = 4;
 
-    /** What a move printed, or one sentence naming the fix for a ref git cannot resolve, or git's own words for another failure. */
-    private static String moved(Path dir, String ref, ChildProcesses.Whole result) throws IOException {
+    /**
+     * The commit {@code command} (a {@link #RESOLVE_AND_LIST}) resolved, once its tree is judged within
+     * the bound; one sentence naming the fix for a ref git cannot resolve, git's own words for another
+     * failure.
+     *
+     * @throws FetchBound.TooLarge when the tree at it holds more than a fetch may write
+     */
+    private String judged(List<String> command, Path dir, String ref, String recipe) throws IOException, InterruptedException {
+        ChildProcesses.Whole result;
+        try {
+            result = processes.runWholeWithInput(command, Duration.ofMinutes(5), bound.listingBytes(), null);
+        } catch (ChildProcesses.OutputTooLarge large) {
+            throw bound.listingTooLarge(recipe, ref == null ? "HEAD" : ref, bound.listingBytes());
+        }
         if (result.exitCode() == NOT_A_COMMIT) {
             throw new IOException("ref '" + ref + "' is not a commit, branch or tag of the recipe in " + dir.getFileName()
                     + " (git cannot resolve it): pass -Dccci.ref=<a commit id, branch or tag of the recipe's repository>,"
                     + " or leave it out to test the recipe's HEAD.");
         }
         if (!result.ok()) {
-            throw new IOException("git checkout of " + ref + " in " + dir.getFileName() + " exited " + result.exitCode() + ": "
-                    + result.stderr().strip());
+            throw new IOException((result.exitCode() == CLONE_FAILED ? "git clone of " + recipe : "git ls-tree of " + ref
+                    + " in " + dir.getFileName()) + " exited " + result.exitCode() + ": " + result.stderr().strip());
         }
-        return result.stdout();
+        String out = result.stdout();
+        int end = out.indexOf('\0');
+        String commit = end < 0 ? "" : out.substring(0, end);
+        if (!commit.matches("[0-9a-f]{40}")) {
+            throw new IOException("git resolved " + ref + " in " + dir.getFileName() + " to no commit id: " + out.lines().findFirst()
+                    .orElse(""));
+        }
+        bound.requireTree(out.substring(end + 1), recipe, ref == null ? commit.substring(0, 12) : ref);
+        return commit;
     }
 
     private Fetched fetched(Path target, List<String> refs) throws IOException {
@@ -205,7 +296,10 @@ public final class RecipeFetch {
         if (ref.matches("[0-9a-f]{40}") && detachedAt(dir).equals(ref)) {
             return;
         }
-        moved(dir, ref, whole(List.of("sh", "-c", MOVE, "sh", dir.toString(), ref)));
+        String commit = judged(List.of("sh", "-c", RESOLVE_AND_LIST, "sh", dir.toString(), ref), dir, ref,
+                dir.getFileName().toString());
+        stdout(whole(List.of("sh", "-c", CHECKOUT, "sh", dir.toString(), commit)), "the checkout of " + ref + " in "
+                + dir.getFileName());
         RecipeTree.requireSelfContained(dir);
     }
 

@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.recipe;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.commons.io.input.BoundedInputStream;
 
 /**
  * The bundled {@code versions/<version>/} trees as one {@code git fast-import} stream: a commit
@@ -70,20 +72,32 @@ final class VersionImport {
                 return; // git never takes a .git of a tree
             }
         }
-        String mode;
-        byte[] content;
         if (Files.isSymbolicLink(file)) {
-            mode = "120000";
-            content = Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8);
+            line(stream, "M 120000 inline " + quoted(relative.toString()));
+            data(stream, Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8));
         } else if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            mode = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS)
+            String mode = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS)
                     .contains(PosixFilePermission.OWNER_EXECUTE) ? "100755" : "100644";
-            content = Files.readAllBytes(file);
-        } else {
-            return;
+            line(stream, "M " + mode + " inline " + quoted(relative.toString()));
+            streamed(stream, file);
         }
-        line(stream, "M " + mode + " inline " + quoted(relative.toString()));
-        data(stream, content);
+    }
+
+    /**
+     * A file's bytes as fast-import data, streamed (the folder was bounded before, {@link FetchBound}):
+     * exactly the size said first, so a file that changes while it is read fails the import here.
+     */
+    private static void streamed(OutputStream stream, Path file) throws IOException {
+        long size = Files.size(file);
+        line(stream, "data " + size);
+        long copied;
+        try (InputStream in = BoundedInputStream.builder().setPath(file).setMaxCount(size).get()) {
+            copied = in.transferTo(stream);
+        }
+        if (copied != size) {
+            throw new IOException(file + " changed while it was read for the import: run again.");
+        }
+        stream.write('\n');
     }
 
     /** C-style quoting, which fast-import always accepts: quotes, backslashes, control and non-ASCII bytes escaped. */

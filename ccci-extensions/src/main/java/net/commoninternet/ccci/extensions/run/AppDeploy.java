@@ -15,7 +15,6 @@ import net.commoninternet.ccci.extensions.deployment.Deployment;
 import net.commoninternet.ccci.extensions.deployment.Prepared;
 import net.commoninternet.ccci.extensions.deployment.RunHookContext;
 import net.commoninternet.ccci.extensions.deployment.RunTools;
-import net.commoninternet.ccci.extensions.policy.DeployTimeout;
 import net.commoninternet.ccci.extensions.probe.AppProbes;
 import net.commoninternet.ccci.extensions.probe.ContainerExec;
 import net.commoninternet.ccci.extensions.probe.MountedSecrets;
@@ -102,7 +101,7 @@ final class AppDeploy {
         Runnable ready = connects.isEmpty() ? null : once(() -> readiness.set(beginReadiness(tools, connects.get())));
         SwarmConvergence.Report converged = timeline.time("convergence", () -> {
             SwarmConvergence.Report report = new SwarmConvergence(tools.docker())
-                    .await(app.stack(), DeployTimeout.of(prepared.keys(), app, prepared.workspace().children()), browser,
+                    .await(app.stack(), prepared.workspace().policy().deployTimeout(prepared.keys(), app), browser,
                             ready);
             Map<String, String> mounted = MountedSecrets.read(tools.docker().client(), app.stack(), app.secretValues().keySet());
             means.console().addSecrets(mounted.values());

@@ -15,7 +15,6 @@ import net.commoninternet.ccci.extensions.probe.MountedSecrets;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
-import net.commoninternet.ccci.extensions.policy.DeployTimeout;
 import net.commoninternet.ccci.extensions.recipe.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
 import net.commoninternet.ccci.extensions.workspace.RunWorkspace;
@@ -123,7 +122,7 @@ public final class ColdDeps {
         tools.driver().deploy(app);
         // as long as the dependent's DEPLOY_TIMEOUT says, else the dependency's own timeout label
         SwarmConvergence.Report report = new SwarmConvergence(tools.docker())
-                .await(app.stack(), DeployTimeout.of(run.keys(), app, workspace.children()));
+                .await(app.stack(), workspace.policy().deployTimeout(run.keys(), app));
         if (!report.converged()) {
             throw new IllegalStateException("dependency " + dep + " (" + domain + ") did not converge: "
                     + report.describe() + " — the app under test cannot be tested without it.");

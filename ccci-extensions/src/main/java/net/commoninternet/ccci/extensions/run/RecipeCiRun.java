@@ -85,8 +85,10 @@ public final class RecipeCiRun implements RunLifecycle {
                         log.mark());
                 run.timeline().listen(current.progress().of(run.recipe()));
                 // On the thread that runs the run, before any child process or lock: the parent-death
-                // signal, then this run joins its command's SIGTERM funnel and hard deadline (spec section 2).
-                try (LifetimeGuards guards = LifetimeGuards.install(run.settings().options().deadline(), run.recipe())) {
+                // signal, then this run joins its command's SIGTERM funnel and hard deadline (spec section 2),
+                // and its own clock starts (ccci.run-budget).
+                try (LifetimeGuards guards = LifetimeGuards.install(run.settings().options().deadline(),
+                        run.settings().options().trust().bounds().runBudget(), run.recipe())) {
                     RunMeans means = new RunMeans(current.console(), log, guards, new RunHelpers(run.recipe(), log));
                     new RunPhases<>(new SwarmPhases(run, steps, means, headStart)).run();
                 }

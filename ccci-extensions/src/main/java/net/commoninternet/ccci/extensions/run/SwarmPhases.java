@@ -181,9 +181,10 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
         try {
             return made.app().deploy(made.prepared(), made.tools());
         } catch (Exception | Error e) {
-            // a run stopped mid-deploy (its disk share crossed, its lease lost) fails for that reason, not the interrupt's
-            String why = means.guards().stopReason().orElse(String.valueOf(e.getMessage()));
-            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", run.redact(why)));
+            // a stop (SIGTERM, the deadline, the run's budget, its disk share, its lease) is what the row says, not the
+            // interrupt it caused
+            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", run.redact(means.guards().stopReason()
+                    .orElse(String.valueOf(e.getMessage())))));
             throw e;
         }
     }

@@ -18,6 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.policy.ComposeConfig;
+import net.commoninternet.ccci.extensions.recipe.BoundedRead;
+import net.commoninternet.ccci.extensions.recipe.ComposeFiles;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
 import org.apiguardian.api.API;
@@ -47,11 +49,27 @@ public final class ConfigVersions {
                 continue; // external: not the recipe's to change
             }
             Optional<byte[]> before = deployedData(docker, config.name());
-            if (before.isPresent() && !Arrays.equals(Files.readAllBytes(config.file()), before.get())) {
+            if (before.isPresent() && changed(config.file(), before.get())) {
                 throw new IllegalStateException("config " + config.key() + " of " + app.recipe() + " changed ("
                         + app.recipeDir().relativize(config.file()) + ") but kept its name " + config.name()
                         + ", and swarm never updates a config in place: " + fix(app, config.key()) + ".");
             }
+        }
+    }
+
+    /**
+     * Whether the recipe's config file differs from what swarm holds under its name: a file of another
+     * size differs unread, and one of the same size is read within that size (a recipe's file is never
+     * read whole unbounded).
+     */
+    private static boolean changed(Path file, byte[] deployed) throws IOException {
+        if (Files.size(file) != deployed.length) {
+            return true;
+        }
+        try {
+            return !Arrays.equals(BoundedRead.bytes(file, deployed.length, "keep it within swarm's 500 KB"), deployed);
+        } catch (BoundedRead.TooLarge grew) {
+            return true;
         }
     }
 
@@ -85,7 +103,7 @@ public final class ConfigVersions {
             if (!Files.isRegularFile(path)) {
                 continue;
             }
-            JsonNode name = RecipeLabels.parse(Files.readString(path, StandardCharsets.UTF_8)).path("configs").path(key)
+            JsonNode name = RecipeLabels.parse(BoundedRead.text(path, ComposeFiles.MAX_BYTES, "shrink it")).path("configs").path(key)
                     .path("name");
             if (name.isTextual()) {
                 variables.clear();

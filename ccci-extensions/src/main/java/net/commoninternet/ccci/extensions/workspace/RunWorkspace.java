@@ -3,6 +3,7 @@ package net.commoninternet.ccci.extensions.workspace;
 import java.nio.file.Path;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.policy.DeployPolicy;
+import net.commoninternet.ccci.extensions.recipe.FetchBound;
 import net.commoninternet.ccci.extensions.recipe.RecipeFetch;
 import org.apiguardian.api.API;
 
@@ -15,9 +16,9 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL)
 public record RunWorkspace(Path runDir, RunAbraDir abraDir, RunState state, ChildProcesses children, DeployPolicy policy) {
 
-    /** Git in the run's own recipe trees. */
+    /** Git in the run's own recipe trees, writing no more than the host lets a fetch write ({@code ccci.fetch.*}). */
     public RecipeFetch fetch() {
-        return new RecipeFetch(children);
+        return new RecipeFetch(children, FetchBound.of(policy.bounds()));
     }
 
     /** Where the embedded backup keeps this run's restic repository. */

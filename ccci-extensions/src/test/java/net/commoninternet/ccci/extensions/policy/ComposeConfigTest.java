@@ -65,6 +65,23 @@ class ComposeConfigTest {
         assertThat(again.text()).isEqualTo(first.text()).contains("image: nginx:one");
     }
 
+    /**
+     * The memo's digest sizes each file before it reads a byte of it and streams it: a 3 GiB file in
+     * the recipe's tree (sparse: the test writes nothing) is never read whole, the compose is read by
+     * the CLI each time instead. Before, the digest read it whole and ccci's JVM threw
+     * {@code OutOfMemoryError} ("Required array size too large").
+     */
+    @Test
+    void aTreeWithAGibibytesFileIsReadByTheCliEachTimeAndTheFileNeverWhole() throws Exception {
+        try (java.io.RandomAccessFile sparse = new java.io.RandomAccessFile(app.recipeDir().resolve("big.bin").toFile(), "rw")) {
+            sparse.setLength(3L << 30);
+        }
+
+        assertThat(ComposeConfig.of(app, children).text()).contains("image: nginx:one");
+        assertThat(ComposeConfig.of(app, children).text()).contains("image: nginx:one");
+        assertThat(cliCalls()).isEqualTo(2);
+    }
+
     @Test
     void aChangedComposeFileIsReadAgain() throws Exception {
         ComposeConfig.of(app, children);

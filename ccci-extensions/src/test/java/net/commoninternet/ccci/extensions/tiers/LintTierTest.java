@@ -110,7 +110,7 @@ class LintTierTest {
                         new DeployPolicy(DeployAllowance.NONE, children));
         String domain = "hedg-1a2b3c.ci.commoninternet.net";
         RunWorkspace workspace = new RunWorkspace(dir.resolve("run"), new RunAbraDir(abraDir, dir.resolve("canonical")), null,
-                children, null);
+                children, new DeployPolicy(DeployAllowance.NONE, children));
         Checkout checkout = new Checkout(new RecipeFetch.Fetched(tree, head, List.of(), Map.of()), head, domain,
                 new UpgradePlan(Optional.empty(), head, Optional.empty(), Optional.empty(), "not selected"));
         App app = new App(RECIPE, domain, tree, dir.resolve("app.env"), Map.of());

@@ -11,6 +11,7 @@ import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
+import net.commoninternet.ccci.testing.LogCapture;
 import net.commoninternet.ccci.testing.RealProcesses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,9 @@ class DeployTimeoutTest {
     Path recipe;
 
     private final ChildProcesses children = new ChildProcesses(Map.of());
+
+    /** A host bound above every wait these cases ask for. */
+    private static final Duration HOST_MOST = Duration.ofDays(1);
 
     private App app(String label, String env) throws Exception {
         Files.writeString(recipe.resolve("compose.yml"), """
@@ -47,27 +51,58 @@ class DeployTimeoutTest {
     @Test
     void theRecipesTimeoutLabelInterpolatedWithTheAppsEnv() throws Exception {
         App defaulted = app("coop-cloud.${STACK_NAME}.timeout=${TIMEOUT:-45}", "DOMAIN=timed.example\n");
-        assertThat(DeployTimeout.of(CiKeys.defaults(), defaulted, children)).isEqualTo(Duration.ofSeconds(45));
+        assertThat(DeployTimeout.of(CiKeys.defaults(), defaulted, children, HOST_MOST)).isEqualTo(Duration.ofSeconds(45));
 
         App overridden = app("coop-cloud.${STACK_NAME}.timeout=${TIMEOUT:-45}", "TIMEOUT=70\n");
-        assertThat(DeployTimeout.of(CiKeys.defaults(), overridden, children)).isEqualTo(Duration.ofSeconds(70));
+        assertThat(DeployTimeout.of(CiKeys.defaults(), overridden, children, HOST_MOST)).isEqualTo(Duration.ofSeconds(70));
     }
 
     @Test
     void deployTimeoutWinsAndWithoutEitherTheDefaultHolds() throws Exception {
         App labelled = app("coop-cloud.${STACK_NAME}.timeout=45", "");
-        assertThat(DeployTimeout.of(CiKeys.validated(Map.of("DEPLOY_TIMEOUT", 30)), labelled, children))
+        assertThat(DeployTimeout.of(CiKeys.validated(Map.of("DEPLOY_TIMEOUT", 30)), labelled, children, HOST_MOST))
                 .isEqualTo(Duration.ofSeconds(30));
 
         App unlabelled = app("", "");
-        assertThat(DeployTimeout.of(CiKeys.defaults(), unlabelled, children)).isEqualTo(Duration.ofSeconds(600));
+        assertThat(DeployTimeout.of(CiKeys.defaults(), unlabelled, children, HOST_MOST)).isEqualTo(Duration.ofSeconds(600));
+    }
+
+    /**
+     * The label is the pull request's text: it may shorten the wait, never lengthen it past the host's
+     * most. A day (the held-out case), a number too long for a long, a value the env interpolates,
+     * the customization's key and the default past a small bound: each clamped, and said in one line.
+     */
+    @Test
+    void aWaitLongerThanTheHostsMostIsClampedToItAndTheClampIsSaidInOneLine() throws Exception {
+        Duration most = Duration.ofSeconds(90);
+        try (LogCapture log = new LogCapture(DeployTimeout.class)) {
+            assertThat(DeployTimeout.of(CiKeys.defaults(), app("coop-cloud.${STACK_NAME}.timeout=86400", ""), children, most))
+                    .isEqualTo(most);
+            assertThat(log.lines()).containsExactly("deploy timeout 90 s, this host's most (-Dccci.max-deploy-timeout=90):"
+                    + " the recipe's coop-cloud.timed_example.timeout label asks for 86400 s, and a recipe may shorten the"
+                    + " wait, never lengthen it");
+
+            // each app() writes the one recipe folder: each is judged before the next is written
+            assertThat(DeployTimeout.of(CiKeys.defaults(), app("coop-cloud.${STACK_NAME}.timeout=99999999999999999999999", ""),
+                    children, most)).isEqualTo(most);
+            assertThat(DeployTimeout.of(CiKeys.defaults(), app("coop-cloud.${STACK_NAME}.timeout=${TIMEOUT:-45}",
+                    "TIMEOUT=100000\n"), children, most)).isEqualTo(most);
+            App shorter = app("coop-cloud.${STACK_NAME}.timeout=${TIMEOUT:-45}", "");
+            assertThat(DeployTimeout.of(CiKeys.defaults(), shorter, children, most)).hasSeconds(45);
+            assertThat(DeployTimeout.of(CiKeys.validated(Map.of("DEPLOY_TIMEOUT", 600)), shorter, children, most))
+                    .isEqualTo(most);
+            assertThat(DeployTimeout.of(CiKeys.defaults(), app("", ""), children, most)).isEqualTo(most);
+            assertThat(log.lines()).filteredOn(l -> l.startsWith("deploy timeout 90 s, this host's most")).hasSize(5)
+                    .anyMatch(l -> l.contains("the customization's DEPLOY_TIMEOUT asks for 600 s"))
+                    .anyMatch(l -> l.contains("DEPLOY_TIMEOUT's default asks for 600 s"));
+        }
     }
 
     @Test
     void aTimeoutLabelThatIsNotANumberIsOneSentenceNamingTheFix() throws Exception {
         App app = app("coop-cloud.${STACK_NAME}.timeout=soon", "");
 
-        assertThatThrownBy(() -> DeployTimeout.of(CiKeys.defaults(), app, children))
+        assertThatThrownBy(() -> DeployTimeout.of(CiKeys.defaults(), app, children, HOST_MOST))
                 .hasMessage("the label coop-cloud.${STACK_NAME}.timeout=soon of timed is not a number of seconds: write a"
                         + " whole number (abra waits that long for the deploy), or set DEPLOY_TIMEOUT in the recipe's"
                         + " customization.");

@@ -13,6 +13,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import net.commoninternet.ccci.extensions.recipe.BoundedRead;
+import net.commoninternet.ccci.extensions.recipe.ComposeFiles;
 import net.commoninternet.ccci.extensions.recipe.AbraSh;
 import net.commoninternet.ccci.extensions.recipe.EnvFile;
 import net.commoninternet.ccci.extensions.recipe.RecipeLabels;
@@ -48,7 +50,7 @@ public final class RecipeLint {
         Map<String, Optional<String>> findings = new LinkedHashMap<>();
         JsonNode compose;
         try {
-            compose = RecipeLabels.parse(Files.readString(recipe.resolve("compose.yml")));
+            compose = RecipeLabels.parse(BoundedRead.text(recipe.resolve("compose.yml"), ComposeFiles.MAX_BYTES, "shrink it"));
         } catch (IOException e) {
             findings.put("compose-parses", Optional.of("compose.yml does not parse: " + e.getMessage().lines().findFirst().orElse("")));
             RULES.stream().skip(1).forEach(r -> findings.put(r, Optional.of("not checked: compose.yml does not parse")));
