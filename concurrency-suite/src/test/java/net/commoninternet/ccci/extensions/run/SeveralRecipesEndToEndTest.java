@@ -269,7 +269,7 @@ class SeveralRecipesEndToEndTest {
             assertThat(browser.textOf("tr.check:has(td.failed) + tr.evidence")).contains("the end of logs/upgrade/app.log");
             browser.assertReadableOnEveryScreen("e2e-all-report-custom-html-broken", SCREENSHOTS);
             assertThat(canary.resolve("summary.md")).content().contains("level 1, failed", "**Failing checks**",
-                    "upgrade \\> moved-to-head");
+                    "`upgrade > moved-to-head`");
         }
     }
 
