@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import net.commoninternet.ccci.extensions.recipe.Checkout;
 import net.commoninternet.ccci.extensions.recipe.RecipeVersion;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;
@@ -39,6 +40,8 @@ public final class RunEnding {
      */
     public static void publish(LifecycleContext run, Checkout checkout, Map<String, String> recipeFiles, Teardown teardown) {
         RunResults.Run summary = of(run, checkout, recipeFiles, teardown);
+        // the run joins its recipe's history first, so its summaries can say the level against the last run
+        Optional<String> against = RunMemory.remember(run.settings(), summary, run.record(), checkout.tree().dir());
         // The RUN SUMMARY is printed whatever happens to the file (a full disk under the runs folder).
         Path file = null;
         String where;
@@ -46,11 +49,14 @@ public final class RunEnding {
             file = RunResults.write(run.settings().runDir(), summary, run.record());
             where = "results " + file + ", report " + file.resolveSibling(RunReport.HTML) + ", summary "
                     + file.resolveSibling(RunReport.SUMMARY);
+            Path markdown = file.resolveSibling(RunReport.SUMMARY);
+            against.ifPresent(sentence -> RunMemory.addToSummary(markdown, sentence));
         } catch (Exception e) {
             where = "results not written (" + e.getMessage() + ")";
             LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
         }
-        LOG.info("{}{}", System.lineSeparator(), RunResults.summary(summary, run.record(), where));
+        String runSummary = RunResults.summary(summary, run.record(), where);
+        LOG.info("{}{}", System.lineSeparator(), against.map(a -> RunMemory.addToRunSummary(runSummary, a)).orElse(runSummary));
         try {
             if (file != null) {
                 run.attach(file, "application/json");

@@ -261,7 +261,7 @@ class RecipeRunEndToEndTest {
         Files.writeString(recipe.resolve("compose.yml"), """
                 version: "3.8"
                 services:
-                  web:
+                  app:
                     image: ccci.local/busybox:1
                     command:
                       - sh
@@ -293,7 +293,7 @@ class RecipeRunEndToEndTest {
         Files.writeString(recipe.resolve("compose.ccci.yml"), """
                 version: "3.8"
                 services:
-                  web:
+                  app:
                     environment:
                       - SITE_FLAVOUR
                 """);
