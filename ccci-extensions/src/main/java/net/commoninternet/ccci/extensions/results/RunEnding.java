@@ -51,6 +51,7 @@ public final class RunEnding {
                     + file.resolveSibling(RunReport.SUMMARY);
             Path markdown = file.resolveSibling(RunReport.SUMMARY);
             against.ifPresent(sentence -> RunMemory.addToSummary(markdown, sentence));
+            ReadmeScores.addToSummary(markdown, checkout.tree().dir(), run.record());
         } catch (Exception e) {
             where = "results not written (" + e.getMessage() + ")";
             LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
