@@ -1,5 +1,6 @@
 package com.example.recipeci;
 
+import net.commoninternet.ccci.spi.LintResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -38,7 +39,7 @@ public final class EverythingTier implements TierPlugin {
 
     /** What the operation saw, for the checks. */
     record Seen(Probes.Answer served, LiveApp.Response exec, Restore restore, Upgrade upgrade, Logged logged,
-                Map<String, Optional<String>> lint) {
+                Map<String, LintResult> lint) {
     }
 
     /** The marker seeded before the backup, and what it read after the restore. */
@@ -108,7 +109,7 @@ public final class EverythingTier implements TierPlugin {
                     assertThat(logged.services()).extracting(ServiceLogs.Service::name).contains("app");
                     assertThat(logged.log()).contains(LOG_LINE);
                 }),
-                Check.of("lints-it", tier -> assertThat(seen(tier).lint()).containsKey("compose-parses")));
+                Check.of("lints-it", tier -> assertThat(seen(tier).lint()).containsKey("ccci-compose-parses")));
     }
 
     /** A marker in the first backed-up place, a backup, the marker changed, the restore, the marker read again. */

@@ -59,10 +59,10 @@ public interface LiveRun {
 
     /**
      * The recipe's lint by the run's driver, on the head under test whatever an upgrade did to
-     * the tree: a finding per rule (empty: satisfied); a rule the lint did not report is absent. A
-     * lint that could not run throws a {@link Skipped}.
+     * the tree: a result per rule, keyed by the rule's check name ({@link Driver#lintRules()}); a
+     * rule the lint did not report is absent. A lint that could not run throws a {@link Skipped}.
      */
-    Map<String, Optional<String>> lint() throws Exception;
+    Map<String, LintResult> lint() throws Exception;
 
     /** The logs of the app's services and of its cold dependencies', secrets masked. */
     ServiceLogs serviceLogs();

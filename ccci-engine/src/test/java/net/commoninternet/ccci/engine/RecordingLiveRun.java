@@ -60,7 +60,7 @@ record RecordingLiveRun(RecordingLifecycle.RecordingLiveApp app) implements Live
     }
 
     @Override
-    public Map<String, Optional<String>> lint() {
+    public Map<String, net.commoninternet.ccci.spi.LintResult> lint() {
         throw deploysNothing();
     }
 

@@ -62,6 +62,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   driver.swarm   driver.abra        the two drivers, found through ServiceLoader, never each other
  *   driver                            AppDriver and what every driver shares
  *   lock                              app-domain lock and lease, janitor
+ *   lint                              abra's lint rules and ccci's own, the README's metadata
  *   browser   backup   boundary       the app's pictures; backupbot's labels; gVisor and egress
  *   usage                             the run's disk, watched against its share
  *   probe                             HTTP probes, exec and shells in the app's containers
@@ -105,6 +106,7 @@ class ArchitectureTest {
             new Layer("driver.abra", EXT + ".driver.abra"),
             new Layer("driver", EXT + ".driver"),
             new Layer("lock", EXT + ".lock"),
+            new Layer("lint", EXT + ".lint"),
             new Layer("browser", EXT + ".browser"),
             new Layer("backup", EXT + ".backup"),
             new Layer("boundary", EXT + ".boundary"),
@@ -221,7 +223,8 @@ class ArchitectureTest {
             "driver.swarm", new String[0],
             "driver.abra", new String[0],
             "driver", new String[] {"run", "deployment", "driver.swarm", "driver.abra"},
-            "lock", new String[] {"run"},
+            "lock", new String[] {"run", "results"},
+            "lint", concat("results", DRIVERS),
             "browser", new String[] {"run", "deployment"},
             "boundary", new String[] {"run"},
             "usage", new String[] {"run"},
@@ -230,7 +233,7 @@ class ArchitectureTest {
             "swarm", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "backup", "probe", "usage"),
             "workspace", concat("run", "results", "deployment", DRIVERS, "lock"),
             "policy", concat("run", "deployment", DRIVERS, "lock", "swarm", "workspace"),
-            "recipe", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "probe", "swarm",
+            "recipe", concat("run", "results", "deployment", DRIVERS, "lock", "lint", "browser", "probe", "swarm",
                     "workspace", "policy"),
             "docker", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "boundary", "backup",
                     "probe", "swarm", "workspace", "policy", "recipe", "usage"),

@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.extensions.deployment;
 
+import net.commoninternet.ccci.spi.LintResult;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
@@ -157,7 +158,7 @@ public final class Deployment implements LiveRun {
 
     /** The head, whatever an UPGRADE tier did or did not do to the tree. */
     @Override
-    public Map<String, Optional<String>> lint() throws IOException, InterruptedException {
+    public Map<String, LintResult> lint() throws IOException, InterruptedException {
         UpgradePlan plan = prepared.checkout().upgrade();
         prepared.workspace().fetch().moveTo(app.recipeDir(), plan.headCommit());
         return tools.driver().lint(app, plan.headRelease());

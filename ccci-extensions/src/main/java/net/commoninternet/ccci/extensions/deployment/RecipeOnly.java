@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.extensions.deployment;
 
+import net.commoninternet.ccci.spi.LintResult;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
@@ -99,7 +100,7 @@ public final class RecipeOnly implements LiveRun {
 
     /** The head, as a deploying run lints it: the tree moved to the head commit, then the driver's lint. */
     @Override
-    public Map<String, Optional<String>> lint() throws IOException, InterruptedException {
+    public Map<String, LintResult> lint() throws IOException, InterruptedException {
         UpgradePlan plan = prepared.checkout().upgrade();
         prepared.workspace().fetch().moveTo(uncreated.recipeDir(), plan.headCommit());
         return driver.lint(uncreated, plan.headRelease());

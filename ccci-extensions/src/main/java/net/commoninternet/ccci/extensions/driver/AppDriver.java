@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.extensions.driver;
 
+import net.commoninternet.ccci.spi.LintResult;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,7 +59,7 @@ public interface AppDriver {
      *
      * @param headRelease the release tag at the head, if the head is one
      */
-    Map<String, Optional<String>> lint(App app, Optional<String> headRelease) throws IOException, InterruptedException;
+    Map<String, LintResult> lint(App app, Optional<String> headRelease) throws IOException, InterruptedException;
 
     /** {@code undeploy} + {@code rm}, idempotent, tolerant of half-removed apps; returns what is left. */
     List<String> remove(String domain) throws IOException, InterruptedException;

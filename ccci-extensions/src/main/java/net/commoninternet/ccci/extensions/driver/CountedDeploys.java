@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.extensions.driver;
 
+import net.commoninternet.ccci.spi.LintResult;
 import java.io.IOException;
 import java.nio.file.Path;
 import net.commoninternet.ccci.extensions.recipe.RecipeTree;
@@ -75,7 +76,7 @@ public record CountedDeploys(AppDriver driver, RunState state, DeployPolicy poli
     }
 
     @Override
-    public Map<String, Optional<String>> lint(App app, Optional<String> headRelease) throws IOException, InterruptedException {
+    public Map<String, LintResult> lint(App app, Optional<String> headRelease) throws IOException, InterruptedException {
         return driver.lint(app, headRelease);
     }
 

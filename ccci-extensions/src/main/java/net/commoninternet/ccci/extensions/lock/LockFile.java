@@ -78,6 +78,19 @@ public final class LockFile implements AutoCloseable {
     }
 
     /**
+     * {@code LOCK_EX}, waiting for it: for a short critical section shared by the host's processes
+     * (a history file's read-then-replace), never for a lock held for a run's lifetime.
+     */
+    public void lock() throws IOException {
+        while (POSIX.flock(fd, LOCK_EX) != 0) {
+            int errno = POSIX.errno();
+            if (errno != Errno.EINTR.intValue()) {
+                throw new IOException("flock of " + path + " failed: " + Errno.valueOf(errno).description());
+            }
+        }
+    }
+
+    /**
      * Whether the locked descriptor is still the file the path names. The janitor unlinks
      * reaped lockfiles: a lock won on an unlinked inode protects nothing, since a later opener
      * of the path gets a fresh inode and "the same" lock.

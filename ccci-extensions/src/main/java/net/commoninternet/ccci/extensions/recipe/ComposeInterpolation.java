@@ -101,6 +101,18 @@ public final class ComposeInterpolation {
         return written;
     }
 
+    /**
+     * One string of a compose file interpolated with {@code env} as the docker CLI does it; a
+     * template the CLI refuses ({@code ${X?message}} with X unset, say) is returned as written.
+     */
+    public static String substitute(String template, Map<String, String> env) {
+        try {
+            return ComposeTemplate.substitute(template, env);
+        } catch (IllegalArgumentException refused) {
+            return template;
+        }
+    }
+
     /** The file's first document as the CLI's YAML parser reads it: a mapping with string keys. */
     private static Map<?, ?> read(String recipe, String name, Path file) throws IOException {
         LoaderOptions options = new LoaderOptions();

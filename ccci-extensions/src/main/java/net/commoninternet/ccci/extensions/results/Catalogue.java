@@ -64,6 +64,7 @@ public final class Catalogue {
         catalogue.put("run_id", plan.runId());
         catalogue.put("recipes", rows);
         catalogue.put("red", rows.stream().filter(r -> Boolean.TRUE.equals(r.get("red"))).map(r -> r.get("recipe")).toList());
+        catalogue.put("regressed", rows.stream().filter(r -> r.get("regressed_from") != null).map(r -> r.get("recipe")).toList());
         Map<String, Object> flags = new LinkedHashMap<>();
         flags.put("no_secret_leak", true);
         catalogue.put("flags", flags);
@@ -103,9 +104,46 @@ public final class Catalogue {
         row.put("rungs", rungs);
         row.put("duration_ms", json == null ? null : json.get("timings").get("total_ms").asLong());
         row.put("report", json == null ? null : commandDir.relativize(run.runDir().resolve(RunReport.HTML)).toString());
+        history(row, run);
         row.put("results", json == null ? null : commandDir.relativize(results).toString());
         return row;
     }
+
+    /**
+     * The recipe's trend from its history: the levels of the last runs of this run's line, oldest
+     * first ({@code 4 → 4 → 1}), and whether it regressed (its level below the line's run before it).
+     */
+    private static void history(Map<String, Object> row, RunSettings run) {
+        List<JsonNode> runs;
+        try {
+            runs = new RunHistory(run.paths().runsDir()).runs(run.recipe());
+        } catch (IOException | IllegalArgumentException e) {
+            runs = List.of();
+        }
+        String line = RunMemory.line(run.subject());
+        List<JsonNode> mine = runs.stream().filter(r -> r.path("line").asText().equals(line)).toList();
+        int thisRun = -1;
+        for (int i = 0; i < mine.size(); i++) {
+            if (mine.get(i).path("run_id").asText().equals(run.runId())) {
+                thisRun = i;
+            }
+        }
+        List<JsonNode> upTo = thisRun < 0 ? mine : mine.subList(0, thisRun + 1);
+        row.put("line", line);
+        row.put("trend", upTo.subList(Math.max(0, upTo.size() - TREND), upTo.size()).stream()
+                .map(r -> String.valueOf(r.path("level").asInt())).toList());
+        Map<String, Object> regressed = null;
+        if (thisRun > 0 && mine.get(thisRun).path("level").asInt() < mine.get(thisRun - 1).path("level").asInt()) {
+            regressed = new LinkedHashMap<>();
+            regressed.put("level", mine.get(thisRun).path("level").asInt());
+            regressed.put("was", mine.get(thisRun - 1).path("level").asInt());
+            regressed.put("ref", mine.get(thisRun - 1).path("ref").asText());
+        }
+        row.put("regressed_from", regressed);
+    }
+
+    /** How many of a recipe's last runs its trend shows. */
+    private static final int TREND = 10;
 
     /** Where a run that wrote its results broke: its first failed check, {@code broke at <tier> > <check>}. */
     private static String brokeAt(JsonNode results) {
@@ -134,6 +172,7 @@ public final class Catalogue {
             shown.put("duration", millis == null ? "" : Templates.duration(((Number) millis).longValue()));
             shown.put("hasReason", row.get("reason") != null);
             shown.put("hasReport", row.get("report") != null);
+            shown.put("trend", String.join(" → ", (List<String>) row.get("trend")));
             recipes.add(shown);
         }
         long red = recipes.stream().filter(r -> Boolean.TRUE.equals(r.get("red"))).count();
@@ -150,6 +189,17 @@ public final class Catalogue {
         model.put("hasUnverified", unverified > 0);
         model.put("hasRed", red > 0);
         model.put("hasNotRun", notRun > 0);
+        List<Map<String, Object>> regressed = new ArrayList<>();
+        for (Map<String, Object> row : (List<Map<String, Object>>) catalogue.get("recipes")) {
+            if (row.get("regressed_from") != null) {
+                Map<String, Object> drop = new HashMap<>((Map<String, Object>) row.get("regressed_from"));
+                drop.put("recipe", row.get("recipe"));
+                drop.put("line", row.get("line"));
+                regressed.add(drop);
+            }
+        }
+        model.put("regressed", regressed);
+        model.put("hasRegressed", !regressed.isEmpty());
         return model;
     }
 

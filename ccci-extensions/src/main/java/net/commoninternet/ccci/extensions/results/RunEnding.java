@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import net.commoninternet.ccci.extensions.recipe.Checkout;
 import net.commoninternet.ccci.extensions.recipe.RecipeVersion;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
@@ -43,6 +44,8 @@ public final class RunEnding {
     public static void publish(LifecycleContext run, Checkout checkout, Map<String, String> recipeFiles, Teardown teardown,
             RedactedConsole.RunLog log) {
         RunResults.Run summary = of(run, checkout, recipeFiles, teardown);
+        // the run joins its recipe's history first, so its summaries can say the level against the last run
+        Optional<String> against = RunMemory.remember(run.settings(), summary, run.record(), checkout.tree().dir());
         // The RUN SUMMARY is printed whatever happens to the file (a full disk under the runs folder).
         Path file = null;
         String where;
@@ -50,11 +53,15 @@ public final class RunEnding {
             file = RunResults.write(run.settings().runDir(), summary, run.record());
             where = "results " + file + ", report " + file.resolveSibling(RunReport.HTML) + ", summary "
                     + file.resolveSibling(RunReport.SUMMARY);
+            Path markdown = file.resolveSibling(RunReport.SUMMARY);
+            against.ifPresent(sentence -> RunMemory.addToSummary(markdown, sentence));
+            ReadmeScores.addToSummary(markdown, checkout.tree().dir(), run.record());
         } catch (Exception e) {
             where = "results not written (" + e.getMessage() + ")";
             LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
         }
-        log.printOwn(RunResults.summary(summary, run.record(), where, log.mark()));
+        List<String> runSummary = RunResults.summary(summary, run.record(), where, log.mark());
+        log.printOwn(against.map(a -> RunMemory.addToRunSummary(runSummary, a)).orElse(runSummary));
         try {
             if (file != null) {
                 run.attach(file, "application/json");

@@ -2,22 +2,24 @@ package net.commoninternet.ccci.extensions.tiers;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.ServiceLoader;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.Driver;
+import net.commoninternet.ccci.spi.LintResult;
 import net.commoninternet.ccci.spi.Skipped;
 import net.commoninternet.ccci.spi.TierContext;
 import net.commoninternet.ccci.spi.TierPlugin;
 import org.apiguardian.api.API;
 
 /**
- * LINT: the recipe's lint, verdict-neutral, by the run's driver ({@link net.commoninternet.ccci.spi.LiveRun#lint}):
- * one check per rule the driver lints with. A finding is reported as a skipped check of kind
- * {@code LINT_FINDING} with the finding as its reason, so the run stays green while the lint rung
- * records a fail; a rule the lint did not report is skipped as unverified, and the rung reads
- * unver.
+ * LINT: the recipe's lint by the run's driver ({@link net.commoninternet.ccci.spi.LiveRun#lint}): one
+ * check per rule the driver lints with, judged as abra judges it. A warning (a warn-level rule that
+ * does not hold) is a skipped check of kind {@code LINT_FINDING} with the rule's reason, so the run
+ * stays green while the lint rung records a fail; a critical result (an error-level rule, which abra
+ * refuses to deploy) fails the check; a rule not judged here (it needs the network, or does not
+ * apply) is a structural skip with its reason; a rule the lint did not report is skipped as
+ * unverified, and the rung reads unver.
  */
 @API(status = API.Status.INTERNAL)
 public final class LintTier implements TierPlugin {
@@ -51,13 +53,16 @@ public final class LintTier implements TierPlugin {
     }
 
     private static void verify(TierContext tier, String rule) {
-        Map<String, Optional<String>> byRule = tier.store().find(TierOutputs.LINT).orElseThrow().byRule();
+        Map<String, LintResult> byRule = tier.store().find(TierOutputs.LINT).orElseThrow().byRule();
         if (!byRule.containsKey(rule)) {
             throw Skipped.unverified("not checked: the lint reported no rule " + rule + " (unver)");
         }
-        Optional<String> finding = byRule.get(rule);
-        if (finding.isPresent()) {
-            throw Skipped.lintFinding(finding.get());
+        LintResult result = byRule.get(rule);
+        switch (result.outcome()) {
+            case SATISFIED -> { }
+            case WARNING -> throw Skipped.lintFinding(result.reason());
+            case CRITICAL -> throw new AssertionError("critical lint error (abra would not deploy the recipe): " + result.reason());
+            case NOT_JUDGED -> throw Skipped.structural(result.reason());
         }
     }
 }

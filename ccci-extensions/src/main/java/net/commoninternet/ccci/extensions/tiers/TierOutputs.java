@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.tiers;
 
 import java.util.Map;
 import java.util.Optional;
+import net.commoninternet.ccci.spi.LintResult;
 import net.commoninternet.ccci.spi.Store;
 import net.commoninternet.ccci.spi.Versions;
 
@@ -29,8 +30,8 @@ final class TierOutputs {
     record Restored(String marker) {
     }
 
-    /** The lint's findings per rule (empty = satisfied); a rule not reported is absent. */
-    record LintFindings(Map<String, Optional<String>> byRule) {
+    /** The lint's result per rule; a rule not reported is absent. */
+    record LintFindings(Map<String, LintResult> byRule) {
         LintFindings {
             byRule = Map.copyOf(byRule);
         }

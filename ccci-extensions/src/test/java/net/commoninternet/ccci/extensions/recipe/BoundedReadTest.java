@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.driver.swarm.RecipeLint;
+import net.commoninternet.ccci.extensions.lint.CcciRules;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,8 +49,8 @@ class BoundedReadTest {
         huge("compose.yml");
         Files.writeString(recipe.resolve(".env.sample"), "TYPE=x\n");
 
-        assertThat(RecipeLint.lint(recipe, Optional.empty(), List.of()).get("compose-parses"))
-                .hasValueSatisfying(finding -> assertThat(finding).contains("compose.yml is larger than 4 MB"));
+        assertThat(RecipeLint.lint(recipe, Optional.empty(), List.of()).get(CcciRules.COMPOSE_PARSES).reason())
+                .contains("compose.yml is larger than 4 MB");
     }
 
     @Test

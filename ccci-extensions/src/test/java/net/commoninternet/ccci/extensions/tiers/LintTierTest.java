@@ -73,7 +73,9 @@ class LintTierTest {
         abra = FakeAbra.install(dir);
         abraDir = Files.createDirectories(dir.resolve("run/abra"));
         tree = Files.createDirectories(abraDir.resolve("recipes").resolve(RECIPE));
-        Files.writeString(tree.resolve("compose.yml"), "version: \"3.8\"\nservices:\n  app:\n    image: nginx:1.27.0\n");
+        Files.writeString(tree.resolve("compose.yml"), "version: \"3.8\"\nservices:\n  app:\n    image: nginx:1.27.0\n"
+                + "    deploy:\n      labels:\n        - traefik.enable=true\n        - traefik.http.services.x.loadbalancer.server.port=80\n"
+                + "        - coop-cloud.${STACK_NAME}.version=1.0.0+1.27.0\n");
         Files.writeString(tree.resolve(".env.sample"), "TYPE=hedgedoc\nDOMAIN=hedgedoc.example.com\n");
         ChildProcesses git = new ChildProcesses(Map.of());
         for (List<String> step : List.of(List.of("init", "--quiet"), List.of("add", "."),
@@ -130,9 +132,22 @@ class LintTierTest {
                 rows.add(Row.passed(Tier.LINT, check.name()));
             } catch (Skipped e) {
                 rows.add(Row.skipped(Tier.LINT, check.name(), e.kind(), e.getMessage()));
+            } catch (AssertionError e) {
+                rows.add(Row.failed(Tier.LINT, check.name(), e.getMessage()));
             }
         }
         return rows;
+    }
+
+    private static List<String> failed(List<Row> rows) {
+        return rows.stream().filter(r -> r.status() == Status.FAILED).map(r -> r.check() + ": " + r.message())
+                .collect(Collectors.toList());
+    }
+
+    /** The findings and failures, without the structural skips (a rule abra skipped). */
+    private static List<String> faults(List<Row> rows) {
+        return rows.stream().filter(r -> r.status() == Status.FAILED || r.skip() == SkipKind.LINT_FINDING)
+                .map(r -> r.check() + ": " + r.message()).collect(Collectors.toList());
     }
 
     private static List<String> skipped(List<Row> rows) {
@@ -141,34 +156,39 @@ class LintTierTest {
     }
 
     @Test
-    void underAbraEachOfAbrasRulesIsACheckAndAFailingErrorRuleIsAVerdictNeutralFinding() throws Exception {
+    void underAbraEachOfAbrasRulesIsACheckNamedAsTheSwarmDriverNamesItAndAFailingErrorRuleFailsIt() throws Exception {
         List<Row> rows = lint(ABRA, AbraFixtures.read("lint-r014-error.constructed.txt"), 0);
 
         assertThat(abra.log()).containsExactly("argv: [recipe] [lint] [-n] [" + RECIPE + "]", "ABRA_DIR=" + abraDir,
                 "stdin=tty", "stdout=tty");
         assertThat(rows).extracting(Row::check).containsExactlyElementsOf(AbraRecipeLint.CHECKS);
-        assertThat(skipped(rows)).containsExactly("R014: " + SkipKind.LINT_FINDING.describe("")
-                + "R014 only annotated tags used for recipe version (error): replace lightweight tags with annotated tags");
+        assertThat(faults(rows)).containsExactly("R014-valid-tags: critical lint error (abra would not deploy the recipe):"
+                + " replace lightweight tags with annotated tags (R014 only annotated tags used for recipe version, error)");
+        assertThat(skipped(rows)).containsExactly("R013-has-recipe-repo: " + SkipKind.STRUCTURAL.describe("abra skipped it"
+                + " (it does not apply to this recipe): upload your recipe to git.coopcloud.tech/coop-cloud/..."
+                + " (R013 git.coopcloud.tech repo exists, warn)"));
         assertThat(RunResults.tier(rows, Tier.LINT)).isEqualTo(Verdict.FAIL);
     }
 
     @Test
-    void aTableWithNoFailingErrorRulePassesTheRung() throws Exception {
+    void aCleanTablePassesTheRungAndAFailingWarnRuleIsAVerdictNeutralFinding() throws Exception {
         List<Row> clean = lint(ABRA, AbraFixtures.read("lint-all-satisfied.constructed.txt"), 0);
-        // R015 is warn-level: abra prints no critical warning for it, and production reads lint pass.
+        // R015 is warn-level: abra prints no critical warning for it and deploys; ccci reports a finding.
         List<Row> warnOnly = lint(ABRA, AbraFixtures.read("lint-r015-warn-only.constructed.txt"), 0);
 
-        assertThat(clean).allMatch(r -> r.status() == Status.PASSED);
+        assertThat(faults(clean)).isEmpty();
         assertThat(RunResults.tier(clean, Tier.LINT)).isEqualTo(Verdict.PASS);
-        assertThat(warnOnly).allMatch(r -> r.status() == Status.PASSED);
-        assertThat(RunResults.tier(warnOnly, Tier.LINT)).isEqualTo(Verdict.PASS);
+        assertThat(failed(warnOnly)).isEmpty();
+        assertThat(faults(warnOnly)).containsExactly("R015-secret-lengths: " + SkipKind.LINT_FINDING.describe("")
+                + "reduce length of secret names to 12 chars (R015 long secret names, warn)");
+        assertThat(RunResults.tier(warnOnly, Tier.LINT)).isEqualTo(Verdict.FAIL);
     }
 
     @Test
     void theTableAsAPseudoTerminalDeliversItIsReadTheSame() throws Exception {
         List<Row> rows = lint(ABRA, AbraFixtures.read("lint-r014-error-pty.constructed.txt"), 0);
 
-        assertThat(skipped(rows)).singleElement().asString().startsWith("R014: " + SkipKind.LINT_FINDING.describe(""));
+        assertThat(faults(rows)).singleElement().asString().startsWith("R014-valid-tags: critical lint error");
     }
 
     @Test
@@ -216,10 +236,10 @@ class LintTierTest {
 
         List<Row> rows = lint(ABRA, changed, 0);
 
-        assertThat(skipped(rows)).containsExactly(
-                "R016: not checked: the lint reported no rule R016 (unver)",
-                AbraRecipeLint.UNLISTED + ": " + SkipKind.LINT_FINDING.describe("") + "R017 only annotated tags used for recipe version"
-                        + " (error): replace lightweight tags with annotated tags");
+        assertThat(skipped(rows)).contains("R016-deploy-labels-present: not checked: the lint reported no rule"
+                + " R016-deploy-labels-present (unver)");
+        assertThat(faults(rows)).containsExactly(AbraRecipeLint.UNLISTED + ": critical lint error (abra would not deploy the"
+                + " recipe): replace lightweight tags with annotated tags (R017 only annotated tags used for recipe version, error)");
         assertThat(RunResults.tier(rows, Tier.LINT)).isEqualTo(Verdict.FAIL);
     }
 
@@ -229,7 +249,8 @@ class LintTierTest {
 
         assertThat(rows).extracting(Row::check).containsExactlyElementsOf(RecipeLint.RULES);
         assertThat(dir.resolve("fake-abra-log")).doesNotExist();
-        assertThat(skipped(rows)).allMatch(s -> !s.contains("R014"));
+        assertThat(faults(rows)).extracting(f -> f.substring(0, f.indexOf(':')))
+                .containsExactly("R002-healthchecks", "R007-metadata-filled-in");
     }
 
     @Test
@@ -240,6 +261,7 @@ class LintTierTest {
         assertThat(new LintTier().checks(Drivers.of(swarm.driver()))).extracting(Check::name).containsExactlyElementsOf(RecipeLint.RULES);
         assertThat(new LintTier().checks()).extracting(Check::name).containsExactlyElementsOf(RecipeLint.RULES);
         assertThat(new LintTier().checks(Drivers.of(abraRun.driver()))).extracting(Check::name)
-                .startsWith("R001", "R002").contains("R016").endsWith(AbraRecipeLint.UNLISTED).hasSize(17);
+                .startsWith("R001-compose-version", "R002-healthchecks").contains("R016-deploy-labels-present", AbraRecipeLint.UNLISTED)
+                .endsWith("ccci-config-versions").hasSize(17 + 6);
     }
 }

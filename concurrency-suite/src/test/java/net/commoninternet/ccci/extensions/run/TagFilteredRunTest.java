@@ -85,7 +85,7 @@ class TagFilteredRunTest {
             assertThat(output).contains("none of its tiers (lint) needs the app, so the run deploys nothing and takes no app lock",
                     "the run deployed nothing, so no app to remove").doesNotContain("of this run's app", "deploying ");
             assertThat(testcases(run)).isNotEmpty().allMatch(name -> name.startsWith("custom-html > lint > "), "a lint check")
-                    .contains("custom-html > lint > healthchecks");
+                    .contains("custom-html > lint > R002-healthchecks");
             JsonNode results = results("tags-lint");
             assertThat(results.path("stages").toString()).isEqualTo("[\"lint\"]");
             assertThat(results.path("tests").findValuesAsText("tier")).containsOnly("lint");
@@ -146,7 +146,7 @@ class TagFilteredRunTest {
             assertThat(names).noneMatch(name -> name.startsWith("custom-html > upgrade"))
                     .contains("custom-html > install > deployed-once", "custom-html > backup > snapshot-created",
                             "custom-html > restore > marker-restored", "custom-html > custom > aPageAddedToTheContentVolumeIsServed",
-                            "custom-html > lint > healthchecks");
+                            "custom-html > lint > R002-healthchecks");
             JsonNode results = results("tags-no-upgrade");
             assertThat(results.path("stages").toString()).isEqualTo("[\"install\",\"backup\",\"restore\",\"custom\",\"lint\"]");
             assertThat(results.path("upgrade").path("base").isNull()).as(results.toString()).isTrue();

@@ -6,10 +6,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.driver.AppDriver;
+import net.commoninternet.ccci.extensions.lint.CcciRules;
+import net.commoninternet.ccci.extensions.lint.LintedRecipe;
 import net.commoninternet.ccci.extensions.children.ChildEnvironment;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.swarm.DomainFence;
@@ -19,6 +22,7 @@ import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.policy.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.RecipeSetup;
+import net.commoninternet.ccci.spi.LintResult;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,10 +120,16 @@ public final class AbraDriver implements AppDriver {
         abra.restore(app.domain());
     }
 
-    /** {@code abra recipe lint} on the run's recipe tree, as production lints ({@link AbraRecipeLint}). */
+    /**
+     * {@code abra recipe lint} on the run's recipe tree, as production lints ({@link AbraRecipeLint}),
+     * and ccci's own checks beside it on the same tree.
+     */
     @Override
-    public Map<String, Optional<String>> lint(App app, Optional<String> headRelease) throws InterruptedException {
-        return AbraRecipeLint.lint(lint, app.recipe());
+    public Map<String, LintResult> lint(App app, Optional<String> headRelease)
+            throws IOException, InterruptedException {
+        Map<String, LintResult> results = new LinkedHashMap<>(AbraRecipeLint.lint(lint, app.recipe()));
+        results.putAll(CcciRules.lint(LintedRecipe.read(app.recipeDir()), headRelease));
+        return results;
     }
 
     /**

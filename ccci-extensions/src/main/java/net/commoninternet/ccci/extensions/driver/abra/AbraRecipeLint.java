@@ -7,13 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import net.commoninternet.ccci.extensions.driver.abra.AbraCli.LintRule;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
+import net.commoninternet.ccci.extensions.driver.abra.AbraCli.LintRule;
+import net.commoninternet.ccci.extensions.lint.AbraRule;
+import net.commoninternet.ccci.extensions.lint.CcciRules;
+import net.commoninternet.ccci.spi.LintResult;
 import net.commoninternet.ccci.spi.Skipped;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
@@ -22,12 +21,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The abra driver's recipe lint ({@code ccci.driver=abra}): {@code abra recipe lint} on the
  * run's recipe tree, as production runs it (AbraCli has the command line, the pseudo-terminal
- * and the table parser), each of abra's rules one LINT check. A finding is what abra itself
- * calls critical: an error-level rule that ran and is not satisfied ({@link AbraCli.Lint#failures}).
+ * and the table parser), each of abra's rules one LINT check named from {@link AbraRule} as the
+ * swarm driver names it ({@code R014-valid-tags}), judged as abra judges it: an error-level rule
+ * that ran and does not hold is critical (a failed check: abra would not deploy it), a warn-level
+ * one a finding, a rule abra skipped not judged. ccci's own checks ({@link CcciRules}) run beside
+ * them on the same tree.
  *
  * <p>Invariant: a lint that did not run never reads as a pass. Checks are fixed at discovery, so
  * a rule abra did not print is "not checked" (see LintTier), a rule abra printed that is not in
- * {@link #RULES} still counts ({@link #UNLISTED}), and a lint command that failed aborts the
+ * {@link AbraRule} still counts ({@link #UNLISTED}), and a lint command that failed aborts the
  * tier with one sentence: a finding when abra says the recipe itself is invalid, otherwise
  * "not run" (the rung reads unver).
  */
@@ -36,16 +38,15 @@ public final class AbraRecipeLint {
 
     private static final Logger LOG = LoggerFactory.getLogger(AbraRecipeLint.class);
 
-    /**
-     * The rules abra 0.13 lints with, one check each: the production harness's probe of
-     * 0.13.0-beta saw a table of R001 to R016 (docs/abra-driver.md).
-     */
-    static final List<String> RULES = IntStream.rangeClosed(1, 16).mapToObj(i -> String.format("R%03d", i)).toList();
-
-    /** The check for rules abra printed that {@link #RULES} does not list (a newer abra). */
+    /** The check for rules abra printed that {@link AbraRule} does not list (a newer abra). */
     public static final String UNLISTED = "unlisted-rules";
 
-    public static final List<String> CHECKS = Stream.concat(RULES.stream(), Stream.of(UNLISTED)).toList();
+    /** abra's rules (R001 to R016, the table the production harness's probe of 0.13.0-beta saw), then {@link #UNLISTED}. */
+    static final List<String> ABRA_CHECKS = Stream.concat(Stream.of(AbraRule.values()).map(AbraRule::check), Stream.of(UNLISTED))
+            .toList();
+
+    /** Every check of the abra driver's lint: abra's, then ccci's own. */
+    public static final List<String> CHECKS = Stream.concat(ABRA_CHECKS.stream(), CcciRules.CHECKS.stream()).toList();
 
     /** How a lint that could not run starts its abort message (the rung reads unver). */
     public static final String NOT_RUN = "lint not run, nothing was linted (unver): ";
@@ -62,13 +63,13 @@ public final class AbraRecipeLint {
     }
 
     /**
-     * Lints {@code $ABRA_DIR/recipes/<recipe>}: findings per rule, in {@link #CHECKS} order,
-     * a rule abra did not print left out. Throws {@link Skipped} when the lint
-     * could not run, with one sentence saying why.
+     * Lints {@code $ABRA_DIR/recipes/<recipe>}: results per check, in {@link #ABRA_CHECKS} order,
+     * a rule abra did not print left out. Throws {@link Skipped} when the lint could not run, with
+     * one sentence saying why.
      */
-    public static Map<String, Optional<String>> lint(AbraCommands abra, String recipe) throws InterruptedException {
+    public static Map<String, LintResult> lint(AbraCommands abra, String recipe) throws InterruptedException {
         try {
-            return findings(abra.lint(recipe));
+            return results(abra.lint(recipe));
         } catch (AbraException e) {
             if (AbraCli.recipeInvalid(e)) {
                 throw Skipped.lintFinding("abra cannot lint " + recipe + ", the recipe itself is invalid: FATA "
@@ -80,36 +81,44 @@ public final class AbraRecipeLint {
         }
     }
 
-    static Map<String, Optional<String>> findings(AbraCli.Lint lint) {
-        Set<String> failing = lint.failures().stream().map(LintRule::ref).collect(Collectors.toSet());
-        Map<String, LintRule> byRef = lint.rules().stream().collect(Collectors.toMap(LintRule::ref, r -> r));
-        Map<String, Optional<String>> findings = new LinkedHashMap<>();
-        for (String ref : RULES) {
-            if (byRef.containsKey(ref)) {
-                findings.put(ref, failing.contains(ref) ? Optional.of(describe(byRef.get(ref))) : Optional.empty());
-            }
+    static Map<String, LintResult> results(AbraCli.Lint lint) {
+        Map<String, LintResult> results = new LinkedHashMap<>();
+        for (AbraRule known : AbraRule.values()) {
+            lint.rules().stream().filter(r -> r.ref().equals(known.ref())).findFirst()
+                    .ifPresent(rule -> results.put(known.check(), result(rule)));
         }
         List<String> unlisted = new ArrayList<>();
+        boolean criticalUnlisted = false;
         for (LintRule rule : lint.rules()) {
-            if (!RULES.contains(rule.ref())) {
-                LOG.warn("abra lints with {}, which ccci does not list (AbraRecipeLint.RULES): reported under {}",
-                        rule.ref(), UNLISTED);
-                if (failing.contains(rule.ref())) {
+            if (AbraRule.of(rule.ref()).isEmpty()) {
+                LOG.warn("abra lints with {}, which ccci does not list (AbraRule): reported under {}", rule.ref(), UNLISTED);
+                if (!rule.satisfied() && !rule.skipped()) {
                     unlisted.add(describe(rule));
+                    criticalUnlisted |= rule.severity() == AbraCli.Severity.ERROR;
                 }
             }
-            if (rule.skipped() || (!rule.satisfied() && !failing.contains(rule.ref()))) {
-                // abra's own verdict: a skipped rule does not apply here, a warn-level one is not critical.
-                LOG.info("abra lint {}: {} ({}, {})", rule.ref(), rule.rule(), rule.severity().name().toLowerCase(Locale.ROOT),
-                        rule.skipped() ? "skipped by abra" : "not satisfied, warning only");
+            if (rule.skipped()) {
+                LOG.info("abra lint {}: {} ({}, skipped by abra)", rule.ref(), rule.rule(), level(rule));
             }
         }
-        findings.put(UNLISTED, unlisted.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", unlisted)));
-        return findings;
+        results.put(UNLISTED, LintResult.of(unlisted.isEmpty(), criticalUnlisted, String.join("; ", unlisted)));
+        return results;
     }
 
-    /** e.g. {@code R014 only annotated tags used for recipe version (error): replace lightweight tags ...} */
+    /** abra's own verdict on one of its rules: its level decides a finding from a failure. */
+    private static LintResult result(LintRule rule) {
+        if (rule.skipped()) {
+            return LintResult.notJudged("abra skipped it (it does not apply to this recipe): " + describe(rule));
+        }
+        return LintResult.of(rule.satisfied(), rule.severity() == AbraCli.Severity.ERROR, describe(rule));
+    }
+
+    private static String level(LintRule rule) {
+        return rule.severity().name().toLowerCase(Locale.ROOT);
+    }
+
+    /** e.g. {@code replace lightweight tags with annotated tags (R014 only annotated tags used for recipe version, error)} */
     private static String describe(LintRule rule) {
-        return rule.ref() + " " + rule.rule() + " (error)" + (rule.resolve().isEmpty() ? "" : ": " + rule.resolve());
+        return (rule.resolve().isEmpty() ? "" : rule.resolve() + " ") + "(" + rule.ref() + " " + rule.rule() + ", " + level(rule) + ")";
     }
 }

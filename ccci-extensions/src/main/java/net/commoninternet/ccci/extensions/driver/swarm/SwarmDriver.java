@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.extensions.driver.swarm;
 
+import net.commoninternet.ccci.spi.LintResult;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.model.SecretSpec;
@@ -219,7 +220,7 @@ public final class SwarmDriver implements AppDriver {
 
     /** The embedded rules ({@link RecipeLint}), on the tree as it is checked out. */
     @Override
-    public Map<String, Optional<String>> lint(App app, Optional<String> headRelease) throws IOException, InterruptedException {
+    public Map<String, LintResult> lint(App app, Optional<String> headRelease) throws IOException, InterruptedException {
         return RecipeLint.lint(app.recipeDir(), headRelease, new RecipeFetch(processes).lightweightReleaseTags(app.recipeDir()));
     }
 

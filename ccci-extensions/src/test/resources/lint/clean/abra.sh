@@ -1,0 +1,1 @@
+export NGINX_CONF_VERSION=v1
