@@ -155,7 +155,7 @@ class RecipeRunEndToEndTest {
                 "name=\"custom-html &gt; restore &gt; marker-restored\"",
                 "name=\"custom-html &gt; install &gt; theFirstPageNamesTheAppsDomain\"",
                 "name=\"custom-html &gt; custom &gt; aPageAddedToTheContentVolumeIsServed\"",
-                "name=\"custom-html &gt; lint &gt; healthchecks\"",
+                "name=\"custom-html &gt; lint &gt; R002-healthchecks\"",
                 // the customization's keys, hooks, overlay and per-operation assertions
                 "name=\"custom-html &gt; install &gt; ready-probe\"",
                 "name=\"custom-html &gt; backup &gt; backup-verified\"",
