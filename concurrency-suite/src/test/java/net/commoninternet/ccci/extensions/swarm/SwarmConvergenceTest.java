@@ -268,6 +268,8 @@ class SwarmConvergenceTest {
     void aTaskThatCrashesInsideItsWindowIsNotConvergedThoughTheWindowWasToldOf() throws Exception {
         HeldClock windows = new HeldClock();
         client.createServiceCmd(spec(1, TERMINATES_ON_TERM, "1")).exec();
+        // the 4 s wait below must start from a running task: a loaded machine can take longer to start it
+        awaitARunningTask("1");
         AtomicInteger told = new AtomicInteger();
 
         SwarmConvergence.Report report = new SwarmConvergence(docker, windows).await(STACK, Duration.ofSeconds(4), null, () -> {
@@ -432,6 +434,14 @@ class SwarmConvergenceTest {
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> client.listTasksCmd().withServiceFilter(SERVICE).exec().stream()
                         .anyMatch(t -> t.getStatus().getState() == TaskState.FAILED
+                                && t.getSpec().getContainerSpec().getEnv().contains("GEN=" + generation)));
+    }
+
+    private void awaitARunningTask(String generation) {
+        Awaitility.await("a running task of generation " + generation).atMost(WAIT)
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> client.listTasksCmd().withServiceFilter(SERVICE).exec().stream()
+                        .anyMatch(t -> t.getStatus().getState() == TaskState.RUNNING
                                 && t.getSpec().getContainerSpec().getEnv().contains("GEN=" + generation)));
     }
 
