@@ -183,13 +183,15 @@ class RecipeRunEndToEndTest {
                 "\"compose overlay of CustomHtmlCi\" : \"applied\"");
         assertThat(results).doesNotContain("not-a-real-password");
         assertFollowsTheSchema(results);
-        // the READY_PROBE began once only the tasks' stability windows were left, so before the convergence's end,
-        // and the tiers waited for both
+        // the READY_PROBE began within the convergence (once only the tasks' stability windows were left), and the
+        // tiers waited for both. That it starts before the convergence's end is a speed, not a rule: on a loaded
+        // machine the last 300 ms window can close before the probe's start is logged (SwarmConvergenceTest has
+        // the window's telling; docs/benchmarks.md the time it saves)
         Map<String, long[]> spans = new HashMap<>();
         new ObjectMapper().readTree(results).path("timings").path("phases").forEach(p -> spans.put(p.path("phase").asText(),
                 new long[] {p.path("start_ms").asLong(), p.path("start_ms").asLong() + p.path("duration_ms").asLong()}));
-        assertThat(spans.get("ready-probe")[0]).as("the ready probe's start, before the convergence's end")
-                .isLessThan(spans.get("convergence")[1]).isGreaterThanOrEqualTo(spans.get("convergence")[0]);
+        assertThat(spans.get("ready-probe")[0]).as("the ready probe's start, once the convergence began")
+                .isGreaterThanOrEqualTo(spans.get("convergence")[0]);
         assertThat(spans.get("install")[0]).as("the install after both").isGreaterThanOrEqualTo(spans.get("ready-probe")[1])
                 .isGreaterThanOrEqualTo(spans.get("convergence")[1]);
         // the app's page as a browser shows it, after the install and after the upgrade: real PNGs, in the report

@@ -74,19 +74,29 @@ class TagFilteredRunTest {
         return app.group(1);
     }
 
+    /**
+     * A lint-only run, under Woodpecker with no Drone variable and no -Dccci.run-id: it deploys
+     * nothing, and the pipeline number names the run and the pull request's number is its PR.
+     */
     @Test
-    void groupsLintRunsTheLintTierAloneAndNeverDeploysTheApp() throws Exception {
-        MavenRun run = run("tags-lint", 3091, "-Dgroups=lint");
+    void groupsLintUnderWoodpeckerRunsTheLintTierAloneAsThePipelineAndNeverDeploysTheApp() throws Exception {
+        // a Drone variable of the host running this suite is blanked: blank is unset
+        MavenRun run = MavenRun.start(sandbox.resolve("woodpecker.log"), Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString(), "CI_PIPELINE_NUMBER", "77", "CI_COMMIT_PULL_REQUEST", "3093",
+                "DRONE_BUILD_NUMBER", "", "DRONE_PULL_REQUEST", ""), "-Drecipe=custom-html", "-Dgroups=lint");
         int exit = run.waitFor(Duration.ofMinutes(10));
         String output = run.output();
         String domain = domain(output);
         try {
             assertThat(exit).as(output).isZero();
+            assertThat(output).contains("== ccci run 77 (pid ", "(pr 3093)");
             assertThat(output).contains("none of its tiers (lint) needs the app, so the run deploys nothing and takes no app lock",
                     "the run deployed nothing, so no app to remove").doesNotContain("of this run's app", "deploying ");
             assertThat(testcases(run)).isNotEmpty().allMatch(name -> name.startsWith("custom-html > lint > "), "a lint check")
                     .contains("custom-html > lint > R002-healthchecks");
-            JsonNode results = results("tags-lint");
+            JsonNode results = results("77");
+            assertThat(results.path("run_id").asText()).isEqualTo("77");
+            assertThat(results.path("pr").asInt()).isEqualTo(3093);
             assertThat(results.path("stages").toString()).isEqualTo("[\"lint\"]");
             assertThat(results.path("tests").findValuesAsText("tier")).containsOnly("lint");
             // the timeline has no lock, deploy nor convergence: nothing of the app was made
@@ -108,27 +118,6 @@ class TagFilteredRunTest {
         assertThat(run.waitFor(Duration.ofMinutes(10))).as(run.output()).isEqualTo(1);
         assertThat(run.output()).contains("No tests were executed!").doesNotContain("== ccci run tags-typo");
         assertThat(sandbox.resolve("runs/tags-typo")).doesNotExist();
-    }
-
-    /** Under Woodpecker, with no Drone variable and no -Dccci.run-id: the pipeline number names the run. */
-    @Test
-    void aWoodpeckerPipelinesNumberIsTheRunId() throws Exception {
-        // a Drone variable of the host running this suite is blanked: blank is unset
-        MavenRun run = MavenRun.start(sandbox.resolve("woodpecker.log"), Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
-                "ABRA_DIR", sandbox.resolve("abra").toString(), "CI_PIPELINE_NUMBER", "77", "CI_COMMIT_PULL_REQUEST", "3093",
-                "DRONE_BUILD_NUMBER", "", "DRONE_PULL_REQUEST", ""), "-Drecipe=custom-html", "-Dgroups=lint");
-        int exit = run.waitFor(Duration.ofMinutes(10));
-        String output = run.output();
-        String domain = domain(output);
-        try {
-            assertThat(exit).as(output).isZero();
-            assertThat(output).contains("== ccci run 77 (pid ", "(pr 3093)");
-            JsonNode results = results("77");
-            assertThat(results.path("run_id").asText()).isEqualTo("77");
-            assertThat(results.path("pr").asInt()).isEqualTo(3093);
-        } finally {
-            MavenRun.removeLeftovers(domain);
-        }
     }
 
     @Test
