@@ -9,8 +9,8 @@ import net.commoninternet.ccci.api.CiKeys;
 import org.apiguardian.api.API;
 
 /**
- * Probes of the live app, each from the app's probe container on the proxy network, the way the
- * production proxy reaches it.
+ * Probes of the live app, each from the app's probe container on the run's own network (which the
+ * app joins in place of the shared proxy network), the way the production proxy reaches it.
  */
 @API(status = API.Status.EXPERIMENTAL)
 public interface Probes {
@@ -44,7 +44,7 @@ public interface Probes {
 
     /**
      * A picture of the page at {@code path} as a person's browser renders it, {@code width} px
-     * wide, into {@code png}: a real headless browser in a container of its own on the proxy
+     * wide, into {@code png}: a real headless browser in a container of its own on the run's
      * network, confined like the app's containers, asks for it by the app's domain. Empty when no
      * service of the app is routed.
      */

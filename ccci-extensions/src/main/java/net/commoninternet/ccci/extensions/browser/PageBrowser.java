@@ -29,11 +29,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Pictures of the app's page as a person's browser renders it: Debian's chromium headless shell
- * (the same chromium, without the browser's own layers), in a container of its own ({@link #IMAGE}, built by scripts/setup-local-swarm) on the {@code proxy}
- * network, confined like a recipe's container (the engine's default runtime, no mount, a memory
- * bound, the egress rules; it runs nothing of the host's). It reaches the app's service by its
- * {@code tasks.} name, with the run's domain mapped to it ({@code --host-resolver-rules}), so the
- * page is asked for by its own host name and port, as traefik would hand it on.
+ * (the same chromium, without the browser's own layers), in a container of its own ({@link #IMAGE}, built by scripts/setup-local-swarm) on the run's
+ * network alone ({@code RunNetwork}: nothing of another run, or of a warm app, is on it), confined
+ * like a recipe's container (the engine's default runtime, no mount, a memory bound, the egress
+ * rules; it runs nothing of the host's). It reaches the app's service by its {@code tasks.} name,
+ * with the run's domain mapped to it ({@code --host-resolver-rules}), so the page is asked for by
+ * its own host name and port, as traefik would hand it on.
  *
  * <p>One browser per app, kept warm for the run: {@link #prepare} starts it while the swarm
  * converges (its start costs about a second of CPU under gVisor's ptrace platform), and each
@@ -230,12 +231,16 @@ public final class PageBrowser implements AutoCloseable {
     }
 
     private final DockerClient client;
+    /** The network the browsers join: the run's own, which its app is reached on. */
+    private final String network;
     /** Guarded by itself: every browser of the run, and whether {@link #close} came. */
     private final Map<Site, Warm> browsers = new HashMap<>();
     private boolean closed;
 
-    public PageBrowser(DockerClient client) {
+    /** @param network the network the browsers join: the run's ({@code RunNetwork}), which its app is reached on */
+    public PageBrowser(DockerClient client, String network) {
         this.client = client;
+        this.network = network;
     }
 
     /**
@@ -461,7 +466,7 @@ public final class PageBrowser implements AutoCloseable {
                 return client.createContainerCmd(IMAGE).withEntrypoint("/bin/sh").withCmd(command)
                         .withStdinOpen(true).withStdInOnce(true).withAttachStdin(true).withAttachStdout(true)
                         .withAttachStderr(true).withLabels(Map.of(StackLabels.PROBE, site.stack()))
-                        .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK)
+                        .withHostConfig(HostConfig.newHostConfig().withNetworkMode(network)
                                 .withMemory(MEMORY_BYTES))
                         .exec().getId();
             } catch (RuntimeException e) {

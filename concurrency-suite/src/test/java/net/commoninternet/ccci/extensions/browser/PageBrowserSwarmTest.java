@@ -13,6 +13,7 @@ import java.util.Map;
 import javax.imageio.ImageIO;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.probe.HttpProbe;
+import net.commoninternet.ccci.extensions.swarm.RunNetwork;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
@@ -23,8 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The page's pictures on the real engine: one warm chromium in its own container on the proxy
- * network (under the engine's default runtime), started beside the wait, renders a stack's page,
+ * The page's pictures on the real engine: one warm chromium in its own container on the stack's own
+ * network ({@link RunNetwork}, as a run deploys it; under the engine's default runtime), started
+ * beside the wait, renders a stack's page,
  * asked for by the run's domain, at each width given; each picture asks the app again (a page the
  * app says to cache for an hour is not taken from the browser's cache: the upgrade's picture is of
  * the upgraded app), and from the app's new tasks once an update replaced them (the old tasks'
@@ -39,6 +41,7 @@ class PageBrowserSwarmTest {
     private static final int LATER = 0x1f3f6f;
 
     private final String stack = "cccishot_" + Long.toHexString(System.nanoTime());
+    private final String network = RunNetwork.of(stack).name();
     private final DockerEngine docker = DockerEngine.connect();
 
     @AfterEach
@@ -55,8 +58,8 @@ class PageBrowserSwarmTest {
     void oneWarmBrowserRendersThePageByItsDomainAtEachWidthFreshEachTimeAndAPageThatDoesNotAnswerSaysWhy(@TempDir Path dir)
             throws Exception {
         deploy(dir);
-        PageBrowser browser = new PageBrowser(docker.client());
-        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX)) {
+        PageBrowser browser = new PageBrowser(docker.client(), network);
+        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX, network)) {
             browser.prepare(stack, "shot.example.org", http, 4);
             awaitConverged();
 
@@ -113,38 +116,53 @@ class PageBrowserSwarmTest {
     /** The stack: one routed service whose page changes colour after its first answer and says to cache it for an hour. */
     private void deploy(Path dir) throws Exception {
         // the page's colour changes after its first answer, and the app says to keep it for an hour
-        Files.writeString(dir.resolve("page.sh"), """
+        deployWith(dir, "[\"httpd\", \"-f\", \"-p\", \"8080\", \"-h\", \"/www\"]", Map.of("/www/cgi-bin/page", """
                 #!/bin/sh
                 n=$(cat /tmp/n 2>/dev/null || echo 0); n=$((n+1)); echo "$n" > /tmp/n
                 if [ "$n" = 1 ]; then c=%06x; else c=%06x; fi
                 printf 'Content-Type: text/html\\r\\nCache-Control: max-age=3600\\r\\n\\r\\n'
                 printf '<html><body style="margin:0;background:#%%s"><h1>answer %%s for %%s</h1></body></html>' "$c" "$n" "$HTTP_HOST"
-                """.formatted(FIRST, LATER), StandardCharsets.UTF_8);
+                """.formatted(FIRST, LATER)));
+    }
+
+    /**
+     * The stack's one routed service on the stack's own network, as a run deploys it, running
+     * {@code command}, with each of {@code files} (its path in the container, its text) as a config
+     * mounted executable.
+     */
+    private void deployWith(Path dir, String command, Map<String, String> files) throws Exception {
+        RunNetwork.of(stack).create(docker.client());
+        StringBuilder mounts = new StringBuilder();
+        StringBuilder configs = new StringBuilder();
+        int n = 0;
+        for (Map.Entry<String, String> file : new java.util.TreeMap<>(files).entrySet()) {
+            String name = "file" + n++;
+            Files.writeString(dir.resolve(name), file.getValue(), StandardCharsets.UTF_8);
+            mounts.append("      - source: ").append(name).append("\n        target: ").append(file.getKey())
+                    .append("\n        mode: 0555\n");
+            configs.append("  ").append(name).append(":\n    file: ./").append(name).append("\n");
+        }
         Path compose = dir.resolve("compose.yml");
         Files.writeString(compose, """
                 version: "3.8"
                 services:
                   web:
                     image: %s
-                    command: ["httpd", "-f", "-p", "8080", "-h", "/www"]
+                    command: %s
                     networks: [proxy]
                     configs:
-                      - source: page
-                        target: /www/cgi-bin/page
-                        mode: 0555
-                    deploy:
+                %s    deploy:
                       endpoint_mode: dnsrr
                       labels:
                         # the routed service: the one the run's browser is prepared for
                         - "traefik.enable=true"
                         - "traefik.http.services.web.loadbalancer.server.port=8080"
                 configs:
-                  page:
-                    file: ./page.sh
-                networks:
+                %snetworks:
                   proxy:
                     external: true
-                """.formatted(LocalImages.BUSYBOX), StandardCharsets.UTF_8);
+                    name: %s
+                """.formatted(LocalImages.BUSYBOX, command, mounts, configs, network), StandardCharsets.UTF_8);
         Process deploy = new ProcessBuilder("/usr/local/bin/docker", "stack", "deploy", "--detach=true", "--resolve-image",
                 "never", "-c", compose.toString(), stack).redirectErrorStream(true).start();
         assertThat(deploy.waitFor()).as(new String(deploy.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
@@ -153,8 +171,8 @@ class PageBrowserSwarmTest {
     @Test
     void aWarmBrowserThatStopsAnsweringIsLetGoAndAFreshOneTakesThePicture(@TempDir Path dir) throws Exception {
         deploy(dir);
-        PageBrowser browser = new PageBrowser(docker.client());
-        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX)) {
+        PageBrowser browser = new PageBrowser(docker.client(), network);
+        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX, network)) {
             browser.prepare(stack, "shot.example.org", http, 2);
             awaitConverged();
             PageBrowser.Page page = new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080, "/cgi-bin/page");
