@@ -32,7 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the upgraded app), and from the app's new tasks once an update replaced them (the old tasks'
  * addresses are forgotten); a page that does not answer is one line naming chromium's network error and
  * no picture; after the last picture it was prepared for, or once closed, chromium exits with its pipe
- * (a later picture gets a browser of its own), and the stack's teardown leaves nothing.
+ * (a later picture gets a browser of its own), and the stack's teardown leaves nothing. The browser
+ * renders the run's own origin only: a page that redirects or navigates elsewhere is no picture and
+ * says where it went, and a frame of another origin is refused and named in the picture's caption.
  */
 @RealEngine
 class PageBrowserSwarmTest {
@@ -166,6 +168,63 @@ class PageBrowserSwarmTest {
         Process deploy = new ProcessBuilder("/usr/local/bin/docker", "stack", "deploy", "--detach=true", "--resolve-image",
                 "never", "-c", compose.toString(), stack).redirectErrorStream(true).start();
         assertThat(deploy.waitFor()).as(new String(deploy.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+    }
+
+    /**
+     * The app serves its own origin on 8080 and another page on 8081 of the same host name (another
+     * origin the browser reaches: without the browser's own refusal, each picture below was of
+     * that page, green). A redirect there and a script's change of {@code location} there are no
+     * picture, each one line naming where the page went; a page with a frame of it is pictured, its
+     * own colour, the frame refused and named in the caption; a page of its own origin alone has
+     * no caption.
+     */
+    @Test
+    void thePageOfAnotherOriginIsNeverPicturedAndWhatWasRefusedIsSaid(@TempDir Path dir) throws Exception {
+        String elsewhere = "http://shot.example.org:8081/";
+        String html = "#!/bin/sh\nprintf 'Content-Type: text/html\\r\\n\\r\\n'\nprintf '%s'\n";
+        deployWith(dir, "[\"sh\", \"-c\", \"httpd -p 8081 -h /other && exec httpd -f -p 8080 -h /www\"]", Map.of(
+                "/other/index.html", "<html><body style=\"margin:0;background:#00ff00\"><h1>another origin</h1></body></html>",
+                "/www/cgi-bin/redirect", "#!/bin/sh\nprintf 'Status: 302 Found\\r\\nLocation: " + elsewhere + "\\r\\n\\r\\n'\n",
+                "/www/cgi-bin/script", html.formatted("<html><body style=\"background:#%06x\"><script>location.href=\""
+                        .formatted(FIRST) + elsewhere + "\"</script></body></html>"),
+                "/www/cgi-bin/framed", html.formatted(("<html><body style=\"margin:0;background:#%06x\"><iframe src=\""
+                        + elsewhere + "\" style=\"border:0;width:100%%%%;height:300px\"></iframe></body></html>").formatted(FIRST)),
+                "/www/cgi-bin/own", html.formatted("<html><body style=\"margin:0;background:#%06x\"><img src=\"/cgi-bin/own\">"
+                        .formatted(LATER) + "</body></html>")));
+        PageBrowser browser = new PageBrowser(docker.client(), network);
+        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX, network)) {
+            browser.prepare(stack, "shot.example.org", http, 4);
+            awaitConverged();
+
+            for (String path : List.of("/cgi-bin/redirect", "/cgi-bin/script")) {
+                Path png = dir.resolve(path.replace('/', '-') + ".png");
+                PageBrowser.Shot shot = browser.take(page(path), 1280, png, Duration.ofMinutes(2));
+                assertThat(shot.png()).as("a picture of the page behind %s: %s", path, shot.why()).isEmpty();
+                assertThat(png).doesNotExist();
+                assertThat(shot.why()).isEqualTo("the page http://shot.example.org:8080" + path + " navigated to " + elsewhere
+                        + ", which is not the run's own origin (http://shot.example.org:8080): the browser refused it and"
+                        + " kept no picture");
+            }
+            Path framed = dir.resolve("framed.png");
+            PageBrowser.Shot shot = browser.take(page("/cgi-bin/framed"), 1280, framed, Duration.ofMinutes(2));
+            assertThat(shot.png()).as(shot.why()).contains(framed);
+            BufferedImage image = ImageIO.read(framed.toFile());
+            assertThat(image.getRGB(640, 100) & 0xffffff).as("where the frame is: not the other origin's page")
+                    .isNotEqualTo(0x00ff00);
+            assertThat(image.getRGB(640, image.getHeight() - 5) & 0xffffff).as("the page's own").isEqualTo(FIRST);
+            assertThat(shot.why()).isEqualTo("the browser refused 1 request of the page to other origins than the run's own"
+                    + " (http://shot.example.org:8080): " + elsewhere);
+
+            PageBrowser.Shot own = browser.take(page("/cgi-bin/own"), 1280, dir.resolve("own.png"), Duration.ofMinutes(2));
+            assertThat(own.png()).as(own.why()).isPresent();
+            assertThat(own.why()).as("a page of the run's own origin alone has no caption").isEmpty();
+        } finally {
+            browser.close();
+        }
+    }
+
+    private PageBrowser.Page page(String path) {
+        return new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080, path);
     }
 
     @Test
