@@ -184,8 +184,8 @@ class HttpProbeSwarmTest {
                 networks:
                   proxy:
                     external: true
-                    name: %2$s_proxy
-                """.formatted(LocalImages.BUSYBOX, stack), StandardCharsets.UTF_8);
+                    name: %3$s
+                """.formatted(LocalImages.BUSYBOX, stack, RunNetwork.of(stack).name()), StandardCharsets.UTF_8);
         Process deploy = new ProcessBuilder("/usr/local/bin/docker", "stack", "deploy", "--detach=true", "--resolve-image",
                 "never", "-c", compose.toString(), stack).redirectErrorStream(true).start();
         assertThat(deploy.waitFor()).as(new String(deploy.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();

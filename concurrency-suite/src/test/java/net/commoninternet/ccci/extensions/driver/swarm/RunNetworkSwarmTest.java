@@ -94,6 +94,15 @@ class RunNetworkSwarmTest {
         awaitConverged(stack(attacker));
         awaitConverged(warm);
 
+        String from = new ContainerExec(docker.client()).runningContainer(stack(attacker) + "_app");
+        for (String target : List.of("tasks." + stack(victim) + "_app", taskAddress(stack(victim) + "_app"),
+                "tasks." + warm + "_app", taskAddress(warm + "_app"))) {
+            ContainerExec.Result fetched = fetch(from, target);
+            assertThat(fetched.ok()).as("the attacker's fetch of http://%s/: %s", target, fetched.output()).isFalse();
+            assertThat(fetched.output()).doesNotContain(PRIVATE);
+        }
+        assertThat(networksOf(from)).as("the attacker's container's networks").containsOnlyKeys(stack(attacker) + "_proxy");
+
         // where each should be reached, it is: the victim from its own network, the warm app from the shared proxy
         try (HttpProbe own = new HttpProbe(docker.client(), LocalImages.BUSYBOX, RunNetwork.of(stack(victim)).name());
                 HttpProbe shared = new HttpProbe(docker.client(), LocalImages.BUSYBOX, RunNetwork.PROXY)) {
@@ -103,15 +112,6 @@ class RunNetworkSwarmTest {
             HttpProbe.Answer warmPage = shared.await(new HttpProbe.Target(warm, warm + "_app", 80), "warm", "/", List.of(200),
                     Duration.ofMinutes(1));
             assertThat(warmPage.body()).as(warmPage.detail()).contains(PRIVATE + warm);
-        }
-
-        String from = new ContainerExec(docker.client()).runningContainer(stack(attacker) + "_app");
-        assertThat(networksOf(from)).as("the attacker's container's networks").containsOnlyKeys(stack(attacker) + "_proxy");
-        for (String target : List.of("tasks." + stack(victim) + "_app", taskAddress(stack(victim) + "_app"),
-                "tasks." + warm + "_app", taskAddress(warm + "_app"))) {
-            ContainerExec.Result fetched = fetch(from, target);
-            assertThat(fetched.ok()).as("the attacker's fetch of http://%s/: %s", target, fetched.output()).isFalse();
-            assertThat(fetched.output()).doesNotContain(PRIVATE);
         }
     }
 
