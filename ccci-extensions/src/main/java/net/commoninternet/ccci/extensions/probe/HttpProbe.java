@@ -112,8 +112,9 @@ public final class HttpProbe implements AutoCloseable {
 
     /**
      * Starts the stack's probe container now, on a thread of its own, so that the first probe
-     * finds it running: called once the stack is deployed (its start then overlaps the
-     * convergence wait). Probing a stack without this starts it at the first probe.
+     * finds it running: called once the run's network is made, before anything is deployed on it
+     * (the probe container then anchors the network on this node, and its start overlaps the
+     * deploys). Probing a stack without this starts it at the first probe.
      */
     public void prepare(String stack) {
         container(stack);

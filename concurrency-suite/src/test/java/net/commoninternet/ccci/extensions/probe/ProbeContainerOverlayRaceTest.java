@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.RunNetwork;
-import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.testing.ForkShares.OnAQuietMachine;
 import net.commoninternet.ccci.testing.ForkShares.OnTheTestBed;
 import net.commoninternet.ccci.testing.LocalImages;
@@ -47,7 +47,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * none of 20 alone once, so the probe's own refusal is the evidence). Then plain starts on the shared
  * {@code proxy} with one more container that stays on it, as the task of {@code scripts/setup-local-swarm}'s
  * {@code ccci-proxy-anchor} service does on a CI host (traefik, on a real server): no start is refused.
- * (A run's own network has its probe container for that anchor, from the deploy to the teardown.)
+ * (A run's own network has its probe container for that anchor, started before the run deploys
+ * anything on it and kept to the teardown: AppDeploy.) A trial's network stays on the bed, which goes
+ * when the test ends: one whose probe start the race refused can keep a stale attachment, which
+ * holds a network's removal for the teardown's whole bound.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @OnTheTestBed
@@ -112,7 +115,8 @@ class ProbeContainerOverlayRaceTest {
                     leaving.get();
                     probe.awaitStart();
                     probe.closeShell();
-                    new StackTeardown(client).teardown(stack);
+                    client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
+                            .forEach(c -> client.removeContainerCmd(c.getId()).withForce(true).exec());
                 }
             }
             assertThat(probeFailures).as("probe containers that did not start").isEmpty();
