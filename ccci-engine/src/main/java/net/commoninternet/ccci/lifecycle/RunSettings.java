@@ -82,7 +82,7 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
      * @param deadline the hard deadline of the whole run
      * @param skipFetch copy the clone staged in the canonical abra directory instead of fetching
      * @param trust what the host lets recipes do: run their own CI code, reach the host
-     * @param probeImage the image of the containers that probe apps from the proxy network
+     * @param probeImage the image of the containers that probe apps from the run's network
      * @param lease the app-domain lease's times, across the runner hosts of one swarm
      */
     public record Options(Duration deadline, boolean skipFetch, HostTrust trust, String probeImage, Lease lease) {

@@ -9,8 +9,8 @@ import net.commoninternet.ccci.api.CiKeys;
 import org.apiguardian.api.API;
 
 /**
- * Probes of the live app, each from the app's probe container on the proxy network, the way the
- * production proxy reaches it.
+ * Probes of the live app, each from the app's probe container on the run's own network (which the
+ * app joins in place of the shared proxy network), the way the production proxy reaches it.
  */
 @API(status = API.Status.EXPERIMENTAL)
 public interface Probes {
@@ -44,9 +44,10 @@ public interface Probes {
 
     /**
      * A picture of the page at {@code path} as a person's browser renders it, {@code width} px
-     * wide, into {@code png}: a real headless browser in a container of its own on the proxy
-     * network, confined like the app's containers, asks for it by the app's domain. Empty when no
-     * service of the app is routed.
+     * wide, into {@code png}: a real headless browser in a container of its own on the run's
+     * network, confined like the app's containers, asks for it by the app's domain and renders that
+     * origin alone (a navigation elsewhere is no picture; what else it refused is the picture's
+     * {@code why}, its caption). Empty when no service of the app is routed.
      */
     Optional<Picture> picture(String path, int width, Path png, Duration timeout) throws InterruptedException;
 
@@ -58,7 +59,8 @@ public interface Probes {
 
     /**
      * A picture's outcome: the page's address, the file (empty if the page did not render), and
-     * why there is none, in one line.
+     * why there is none, in one line; beside a file, its caption (what the browser refused of the
+     * page), or empty.
      */
     record Picture(String url, Optional<Path> png, String why) {
     }

@@ -12,9 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import net.commoninternet.ccci.extensions.docker.AttachedStdin;
 import net.commoninternet.ccci.extensions.docker.EngineStream;
 
@@ -27,10 +30,16 @@ import net.commoninternet.ccci.extensions.docker.EngineStream;
  * attach ends (the container's stdin is closed once its one attached client leaves), so a run
  * that dies leaves a stopped container for its stack's teardown to remove, not a browser.
  *
+ * <p>A page session may be gated ({@link #gate}): with {@code Fetch.enable} on it, chromium pauses
+ * every request of its page (the navigation, each redirect, each sub-resource) until it is told to
+ * go on or to fail; the pipe answers each pause at once, on its reader thread, as the session's gate
+ * says, so a request is never left waiting on a caller (the navigation's own call waits for it).
+ *
  * <p>Resource: the attach stream and the messages under way. Invariant: a reply is matched to its
  * call by id; a message larger than {@code limit} bytes, or a stream that ended, breaks the pipe
- * and every call from then on fails with why. Scope: one browser container; docker-java's reader
- * thread delivers frames, callers wait on this.
+ * and every call from then on fails with why; a paused request of a gated session goes on only if
+ * its gate allows it, and one of a session without a gate is failed. Scope: one browser container;
+ * docker-java's reader thread delivers frames and answers pauses, callers wait on this.
  */
 final class DevToolsPipe implements AutoCloseable {
 
@@ -52,6 +61,9 @@ final class DevToolsPipe implements AutoCloseable {
     private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
     private final StringBuilder log = new StringBuilder();
     private String broken;
+    /** Guarded by this: each gated session's gate, and the ids of the pipe's own answers, whose replies nobody awaits. */
+    private final Map<String, Predicate<JsonNode>> gates = new HashMap<>();
+    private final Set<Long> unawaited = new HashSet<>();
 
     private DevToolsPipe(DockerClient client, String container, long limit) {
         this.container = container;
@@ -84,10 +96,7 @@ final class DevToolsPipe implements AutoCloseable {
         if (session != null) {
             message.put("sessionId", session);
         }
-        byte[] bytes = JSON.writeValueAsBytes(message);
-        byte[] framed = new byte[bytes.length + 1];
-        System.arraycopy(bytes, 0, framed, 0, bytes.length);
-        stdin.write(framed);
+        stdin.write(framed(message));
         long deadline = System.nanoTime() + bound.toNanos();
         synchronized (this) {
             while (!replies.containsKey(id)) {
@@ -108,11 +117,33 @@ final class DevToolsPipe implements AutoCloseable {
         }
     }
 
+    /** One message as the pipe carries it: its JSON, then a NUL byte. */
+    private static byte[] framed(ObjectNode message) throws IOException {
+        byte[] bytes = JSON.writeValueAsBytes(message);
+        byte[] framed = new byte[bytes.length + 1];
+        System.arraycopy(bytes, 0, framed, 0, bytes.length);
+        return framed;
+    }
+
     /** A call that was not answered within its bound, the pipe still open. */
     static final class NoAnswer extends IOException {
         NoAnswer(String message) {
             super(message);
         }
+    }
+
+    /**
+     * From now on each request paused in {@code session} (its {@code Fetch.requestPaused} event's
+     * parameters) goes on if {@code allows} says so and fails ({@code BlockedByClient}) otherwise;
+     * {@code allows} is called on the pipe's reader thread and must not call the pipe.
+     */
+    synchronized void gate(String session, Predicate<JsonNode> allows) {
+        gates.put(session, allows);
+    }
+
+    /** The session's gate goes with its page: a request paused in it afterwards is failed. */
+    synchronized void ungate(String session) {
+        gates.remove(session);
     }
 
     /** Forgets the events seen so far: an {@link #awaitEvent} after this sees only later ones. */
@@ -197,7 +228,12 @@ final class DevToolsPipe implements AutoCloseable {
             return;
         }
         if (message.has("id")) {
-            replies.put(message.path("id").asLong(), message);
+            long id = message.path("id").asLong();
+            if (!unawaited.remove(id)) {
+                replies.put(id, message);
+            }
+        } else if ("Fetch.requestPaused".equals(message.path("method").asText())) {
+            answer(message);
         } else if (message.has("method")) {
             events.addLast(message);
             if (events.size() > EVENTS_KEPT) {
@@ -205,6 +241,36 @@ final class DevToolsPipe implements AutoCloseable {
             }
         }
         notifyAll();
+    }
+
+    /**
+     * Called holding the lock: a paused request goes on or fails as its session's gate says (no gate:
+     * it fails). Written at once (the stdin is a queue): the navigation's caller may be waiting for it.
+     */
+    private void answer(JsonNode paused) {
+        String session = paused.path("sessionId").asText();
+        JsonNode params = paused.path("params");
+        Predicate<JsonNode> gate = gates.get(session);
+        boolean allowed;
+        try {
+            allowed = gate != null && gate.test(params);
+        } catch (RuntimeException e) {
+            allowed = false;
+        }
+        ObjectNode message = JSON.createObjectNode();
+        long id = nextId++;
+        unawaited.add(id);
+        message.put("id", id).put("method", allowed ? "Fetch.continueRequest" : "Fetch.failRequest");
+        ObjectNode answer = message.putObject("params").put("requestId", params.path("requestId").asText());
+        if (!allowed) {
+            answer.put("errorReason", "BlockedByClient");
+        }
+        message.put("sessionId", session);
+        try {
+            stdin.write(framed(message));
+        } catch (IOException e) {
+            breakWith("a paused request could not be answered: " + e.getMessage());
+        }
     }
 
     private synchronized void breakWith(String why) {

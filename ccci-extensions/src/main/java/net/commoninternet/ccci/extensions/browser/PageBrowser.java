@@ -29,11 +29,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Pictures of the app's page as a person's browser renders it: Debian's chromium headless shell
- * (the same chromium, without the browser's own layers), in a container of its own ({@link #IMAGE}, built by scripts/setup-local-swarm) on the {@code proxy}
- * network, confined like a recipe's container (the engine's default runtime, no mount, a memory
- * bound, the egress rules; it runs nothing of the host's). It reaches the app's service by its
- * {@code tasks.} name, with the run's domain mapped to it ({@code --host-resolver-rules}), so the
- * page is asked for by its own host name and port, as traefik would hand it on.
+ * (the same chromium, without the browser's own layers), in a container of its own ({@link #IMAGE}, built by scripts/setup-local-swarm) on the run's
+ * network alone ({@code RunNetwork}: nothing of another run, or of a warm app, is on it), confined
+ * like a recipe's container (the engine's default runtime, no mount, a memory bound, the egress
+ * rules; it runs nothing of the host's). It reaches the app's service by its {@code tasks.} name,
+ * with the run's domain mapped to it and every other name to none ({@code --host-resolver-rules}),
+ * so the page is asked for by its own host name and port, as traefik would hand it on.
+ *
+ * <p>It renders the run's own origin only ({@link OwnOrigin}): every request of the page is paused
+ * ({@code Fetch.enable}) and goes on only if it is for the app's own scheme, domain and port. A
+ * navigation of the page elsewhere (a redirect, a link, a script's change of {@code location}) is
+ * refused and the picture is not kept, with one line saying where the page went; a sub-resource or
+ * frame of another origin is refused and the picture, without it, says so in its caption.
  *
  * <p>One browser per app, kept warm for the run: {@link #prepare} starts it while the swarm
  * converges (its start costs about a second of CPU under gVisor's ptrace platform), and each
@@ -78,12 +85,11 @@ public final class PageBrowser implements AutoCloseable {
     /** Chromium reads the protocol on fd 3 and writes it on fd 4: the container's stdin and stdout; its log goes to stderr. */
     static final String PIPED = "exec /usr/lib/chromium/chromium-headless-shell \"$@\" 3<&0 4>&1 1>&2";
 
-    /** What a try left: the picture, or why there is none (one line); stalled: a fresh browser may try again. */
+    /**
+     * What a try left: the picture, or why there is none (one line), or with a picture its caption
+     * (what of the page the browser refused); stalled: a fresh browser may try again.
+     */
     public record Shot(Optional<Path> png, String why, boolean stalled) {
-        static Shot of(Path png) {
-            return new Shot(Optional.of(png), "", false);
-        }
-
         static Shot none(String why) {
             return new Shot(Optional.empty(), why, false);
         }
@@ -176,7 +182,7 @@ public final class PageBrowser implements AutoCloseable {
      * width: nothing of another picture's page (cache, cookies, storage, sockets, name lookups)
      * reaches it, and it is disposed with all of that once its picture is taken.
      */
-    private record Context(String id, String session) {
+    private record Context(String id, String target, String session) {
         static Context open(DevToolsPipe pipe, long deadline) throws IOException, InterruptedException {
             String id = pipe.call("Target.createBrowserContext", Map.of("disposeOnDetach", true), null, left(deadline))
                     .path("browserContextId").asText();
@@ -185,8 +191,10 @@ public final class PageBrowser implements AutoCloseable {
             String session = pipe.call("Target.attachToTarget", Map.of("targetId", target, "flatten", true), null,
                     left(deadline)).path("sessionId").asText();
             pipe.call("Page.enable", Map.of(), session, left(deadline));
+            // every request of the page paused for its picture's gate (OwnOrigin); none is made before the gate is set
+            pipe.call("Fetch.enable", Map.of("patterns", List.of(Map.of("urlPattern", "*"))), session, left(deadline));
             pipe.call("Emulation.setDeviceMetricsOverride", metrics(FIRST_WIDTH), session, left(deadline));
-            return new Context(id, session);
+            return new Context(id, target, session);
         }
 
         /** The page at {@code width}, loaded within the picture's bound, as a PNG at {@code png}. */
@@ -194,15 +202,25 @@ public final class PageBrowser implements AutoCloseable {
             long deadline = bound.deadline();
             pipe.call("Emulation.setDeviceMetricsOverride", metrics(width), session, step(deadline));
             pipe.clearEvents();
+            OwnOrigin gate = new OwnOrigin(page.url(), target);
+            pipe.gate(session, gate);
             JsonNode navigated = pipe.call("Page.navigate", Map.of("url", page.url()), session, step(deadline));
             String error = navigated.path("errorText").asText("");
+            if (gate.navigationRefused().isPresent()) {
+                return Shot.none(gate.navigationSentence(page.url()));
+            }
             if (!error.isEmpty()) {
                 return Shot.none("the page " + page.url() + " did not render: " + error);
             }
             if (!pipe.awaitEvent("Page.loadEventFired", session, deadline)) {
-                return Shot.none("the page " + page.url() + " did not render within " + bound.length().toSeconds() + " s");
+                return Shot.none(gate.navigationRefused().isPresent() ? gate.navigationSentence(page.url())
+                        : "the page " + page.url() + " did not render within " + bound.length().toSeconds() + " s");
             }
             JsonNode shot = pipe.call("Page.captureScreenshot", Map.of("format", "png"), session, step(deadline));
+            // a navigation elsewhere refused before the capture came back: what it shows is chromium's error page
+            if (gate.navigationRefused().isPresent()) {
+                return Shot.none(gate.navigationSentence(page.url()));
+            }
             byte[] picture = Base64.getDecoder().decode(shot.path("data").asText(""));
             if (picture.length == 0) {
                 return Shot.none("the page " + page.url() + " rendered, but chromium gave no picture");
@@ -212,11 +230,12 @@ public final class PageBrowser implements AutoCloseable {
             }
             Files.createDirectories(png.getParent());
             Files.write(png, picture);
-            return Shot.of(png);
+            return new Shot(Optional.of(png), gate.caption(), false);
         }
 
         /** Gone with its page, cache and storage; a browser that does not answer exits with its pipe anyway. */
         void dispose(DevToolsPipe pipe) throws InterruptedException {
+            pipe.ungate(session);
             try {
                 pipe.call("Target.disposeBrowserContext", Map.of("browserContextId", id), null, DISPOSE_LIMIT);
             } catch (IOException e) {
@@ -230,12 +249,16 @@ public final class PageBrowser implements AutoCloseable {
     }
 
     private final DockerClient client;
+    /** The network the browsers join: the run's own, which its app is reached on. */
+    private final String network;
     /** Guarded by itself: every browser of the run, and whether {@link #close} came. */
     private final Map<Site, Warm> browsers = new HashMap<>();
     private boolean closed;
 
-    public PageBrowser(DockerClient client) {
+    /** @param network the network the browsers join: the run's ({@code RunNetwork}), which its app is reached on */
+    public PageBrowser(DockerClient client, String network) {
         this.client = client;
+        this.network = network;
     }
 
     /**
@@ -451,7 +474,10 @@ public final class PageBrowser implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of("-c", PIPED, "browser", "--no-sandbox",
                 "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars", "--user-data-dir=/tmp/profile",
-                "--host-resolver-rules=MAP " + site.domain() + " tasks." + site.service(), "--remote-debugging-pipe",
+                // the run's domain is its routed service's tasks; no other name resolves (a second layer under the
+                // origin gate: a request the gate cannot see, a pop-up's say, finds no host)
+                "--host-resolver-rules=MAP " + site.domain() + " tasks." + site.service() + ", MAP * ~NOTFOUND",
+                "--remote-debugging-pipe",
                 // the network service in the browser's own process, not a process of its own: under gVisor its
                 // start cost 0.5-0.65 s of CPU of the browser's 3.5-3.8 s (measured at its warm-up)
                 "--enable-features=NetworkServiceInProcess2"));
@@ -461,7 +487,7 @@ public final class PageBrowser implements AutoCloseable {
                 return client.createContainerCmd(IMAGE).withEntrypoint("/bin/sh").withCmd(command)
                         .withStdinOpen(true).withStdInOnce(true).withAttachStdin(true).withAttachStdout(true)
                         .withAttachStderr(true).withLabels(Map.of(StackLabels.PROBE, site.stack()))
-                        .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK)
+                        .withHostConfig(HostConfig.newHostConfig().withNetworkMode(network)
                                 .withMemory(MEMORY_BYTES))
                         .exec().getId();
             } catch (RuntimeException e) {

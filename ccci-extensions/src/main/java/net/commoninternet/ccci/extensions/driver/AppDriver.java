@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.recipe.App;
+import net.commoninternet.ccci.extensions.swarm.RunNetwork;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.spi.Skipped;
 import org.apiguardian.api.API;
@@ -63,4 +64,13 @@ public interface AppDriver {
 
     /** {@code undeploy} + {@code rm}, idempotent, tolerant of half-removed apps; returns what is left. */
     List<String> remove(String domain) throws IOException, InterruptedException;
+
+    /**
+     * The network the run's app is reached on, which its probe and browser join: the run's own
+     * ({@link RunNetwork#of}) where the driver deploys a compose ccci wrote; the shared {@code proxy}
+     * where it deploys the recipe's files as they are (abra).
+     */
+    default RunNetwork network() {
+        return RunNetwork.shared();
+    }
 }

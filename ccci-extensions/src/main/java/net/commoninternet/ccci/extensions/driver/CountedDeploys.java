@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.recipe.App;
+import net.commoninternet.ccci.extensions.swarm.RunNetwork;
 import net.commoninternet.ccci.extensions.policy.DeployPolicy;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.RunState;
@@ -83,5 +84,10 @@ public record CountedDeploys(AppDriver driver, RunState state, DeployPolicy poli
     @Override
     public List<String> remove(String domain) throws IOException, InterruptedException {
         return driver.remove(domain);
+    }
+
+    @Override
+    public RunNetwork network() {
+        return driver.network();
     }
 }

@@ -21,6 +21,6 @@ public interface DriverProvider extends Driver {
     default void requireAvailable() {
     }
 
-    /** The driver of one run, working in the run's workspace. */
-    AppDriver create(DockerEngine docker, RunWorkspace workspace);
+    /** The driver of one run, working in the run's workspace, for the run whose app's stack is {@code stack}. */
+    AppDriver create(DockerEngine docker, RunWorkspace workspace, String stack);
 }

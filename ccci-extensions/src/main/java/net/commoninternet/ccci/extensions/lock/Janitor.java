@@ -181,6 +181,8 @@ public final class Janitor {
         int left = runApps.size() + tidyable.size();
         swarmNow = null;
         List<AppDomainLease.Seen> watched = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        List<String> runAgain = new ArrayList<>();
         for (String domain : runApps) {
             if (stopped(stopRequested, left)) {
                 return outcomes;
@@ -189,7 +191,25 @@ public final class Janitor {
             if (outcome != null) {
                 outcomes.put(domain, outcome);
             }
+            if (outcome == Outcome.REAP_FAILED) {
+                failed.add(domain);
+            } else if (outcome == Outcome.REAPED && !failed.isEmpty()) {
+                // A reap can wait on another's: a dead run's network (the app's) goes only once the services of its
+                // cold dependencies, other candidates, are gone. Each failed before a later reap is tried once more.
+                runAgain.addAll(failed);
+                failed.clear();
+            }
             left--;
+        }
+        for (String domain : runAgain) {
+            if (stopped(stopRequested, runAgain.size())) {
+                return outcomes;
+            }
+            LOG.info("janitor: {} is probed again: a candidate reaped after it may have held what was left of it", domain);
+            Outcome outcome = probeAndReap(domain, watched);
+            if (outcome != null) {
+                outcomes.put(domain, outcome);
+            }
         }
         if (!watched.isEmpty()) {
             try {

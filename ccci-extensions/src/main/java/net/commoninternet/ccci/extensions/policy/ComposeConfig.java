@@ -180,13 +180,15 @@ public record ComposeConfig(String text, JsonNode tree) {
      * folder; {@code x-} extension fields, which mean nothing to the engine), at the compose version
      * that carries {@code pids}, and every {@code $} of a value doubled: the CLI interpolates what it
      * deploys, and the judged values are final. So the deploy gets exactly what the policy judged,
-     * whatever the files or the env are by then. Returns, for the log, the services that got ccci's
+     * whatever the files or the env are by then; where it names the shared proxy network it joins
+     * {@code proxy} instead (the run's own). Returns, for the log, the services that got ccci's
      * limits and what of the recipe's own log rotation was lowered.
      */
-    String writeDeployable(Path file, ResourceBounds.Defaults defaults) throws IOException {
+    String writeDeployable(Path file, ResourceBounds.Defaults defaults, ProxyNetwork proxy) throws IOException {
         List<String> lowered = new ArrayList<>();
         JsonNode deployable = ResourceBounds.withDefaults(tree, defaults, lowered);
         strip(deployable);
+        proxy.applyTo(deployable);
         if (!ResourceBounds.carriesPids(deployable.path("version").asText(""))) {
             // the first 3.x schema the CLI validates pids against; the CLI prints the version it read, never none
             ((com.fasterxml.jackson.databind.node.ObjectNode) deployable).put("version", ResourceBounds.PIDS_VERSION);

@@ -152,7 +152,15 @@ public final class DeployPolicy {
      * what ccci gives its services; returns, for the log, what it gave and lowered.
      */
     public String writeDeployable(App app, ComposeConfig judged, Path file) throws IOException {
-        return judged.writeDeployable(file, defaults(app, judged));
+        return writeDeployable(app, judged, file, ProxyNetwork.AS_WRITTEN);
+    }
+
+    /**
+     * {@link #writeDeployable(App, ComposeConfig, Path)}, joining {@code proxy} where the recipe names
+     * the shared proxy network: the run's own network ({@link ProxyNetwork}).
+     */
+    public String writeDeployable(App app, ComposeConfig judged, Path file, ProxyNetwork proxy) throws IOException {
+        return judged.writeDeployable(file, defaults(app, judged), proxy);
     }
 
     /** ccci's defaults for {@code judged} as a compose overlay (for the abra driver), or null if none. */

@@ -11,12 +11,14 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import net.commoninternet.ccci.extensions.swarm.RunNetwork;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import org.apiguardian.api.API;
 
 /**
  * Real HTTP against a deployed app, sent the way the production proxy reaches it: from a
- * container on the attachable {@code proxy} network, to the service its traefik labels name,
+ * container on the run's network ({@link RunNetwork}: the run's own, which the app joins in place of
+ * the shared {@code proxy}; nothing of another run is on it), to the service its traefik labels name,
  * on their {@code loadbalancer.server.port}, with the app's domain as Host. Swarm VIPs and
  * published ports are not used: they do not route on hosts without IPVS (see ENVIRONMENT.md),
  * and recipes publish no ports. The service is addressed as {@code tasks.<service>}. Every probe
@@ -25,8 +27,6 @@ import org.apiguardian.api.API;
  */
 @API(status = API.Status.INTERNAL)
 public final class HttpProbe implements AutoCloseable {
-
-    public static final String PROXY_NETWORK = "proxy";
 
     private static final int PROBE_TIMEOUT_SECONDS = 15;
     /** What a command killed by busybox's {@code timeout -s KILL} exits with (128 + 9). */
@@ -51,22 +51,33 @@ public final class HttpProbe implements AutoCloseable {
 
     private final DockerClient client;
     private final String image;
+    /** The network the probe containers join: the run's own, the one its app is reached on. */
+    private final String network;
     private final Duration timeout;
     /** Each stack's probe container, started once (the app's stack: one per run); guarded by itself. */
     private final Map<String, ProbeContainer> containers = new HashMap<>();
     /** Set by {@link #close}: no probe container starts after the teardown began; guarded by {@link #containers}. */
     private boolean closed;
 
-    /** @param image what the probe containers run (busybox's wget and nc: {@code ccci.probe-image}) */
-    public HttpProbe(DockerClient client, String image) {
-        this(client, image, Duration.ofSeconds(PROBE_TIMEOUT_SECONDS));
+    /**
+     * @param image what the probe containers run (busybox's wget and nc: {@code ccci.probe-image})
+     * @param network the network they join: the run's ({@link RunNetwork}), which its app is reached on
+     */
+    public HttpProbe(DockerClient client, String image, String network) {
+        this(client, image, network, Duration.ofSeconds(PROBE_TIMEOUT_SECONDS));
     }
 
     /** @param timeout how long one probe may take before it counts as no answer */
-    HttpProbe(DockerClient client, String image, Duration timeout) {
+    HttpProbe(DockerClient client, String image, String network, Duration timeout) {
         this.client = client;
         this.image = image;
+        this.network = network;
         this.timeout = timeout;
+    }
+
+    /** The network the probes (and the browser) run on: the run's. */
+    public String network() {
+        return network;
     }
 
     /** The stack's service with {@code traefik.enable=true} and a load-balancer port label. */
@@ -101,8 +112,9 @@ public final class HttpProbe implements AutoCloseable {
 
     /**
      * Starts the stack's probe container now, on a thread of its own, so that the first probe
-     * finds it running: called once the stack is deployed (its start then overlaps the
-     * convergence wait). Probing a stack without this starts it at the first probe.
+     * finds it running: called once the run's network is made, before anything is deployed on it
+     * (the probe container then anchors the network on this node, and its start overlaps the
+     * deploys). Probing a stack without this starts it at the first probe.
      */
     public void prepare(String stack) {
         container(stack);
@@ -114,7 +126,7 @@ public final class HttpProbe implements AutoCloseable {
                 throw new IllegalStateException("the run's probes are over (its teardown has begun): " + stack
                         + " is not probed any more");
             }
-            return containers.computeIfAbsent(stack, s -> ProbeContainer.start(client, image, s));
+            return containers.computeIfAbsent(stack, s -> ProbeContainer.start(client, image, s, network));
         }
     }
 
@@ -151,7 +163,7 @@ public final class HttpProbe implements AutoCloseable {
 
     /**
      * {@code stableConnects} TCP connects in a row, one a second, to the service's tasks on
-     * {@code port}, from the proxy network; true when every one connected. The seconds are kept
+     * {@code port}, from the run's network; true when every one connected. The seconds are kept
      * here, each connect a line of its own begun a whole second after the one before it began (a
      * connect that took longer is followed at once): N connects take N-1 seconds and one connect,
      * not N-1 seconds and N connects, N-1 sleeps and a shell, each a process under gVisor.

@@ -22,9 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one container a stack's probes run in: started once on the attachable {@code proxy}
- * network (so what it reaches is what traefik would route to, on whichever node a task runs:
- * {@code tasks.<service>} resolves to every task's address on the overlay), each probe a line to
+ * The one container a stack's probes run in: started once on the run's attachable network (the
+ * run's own, {@code RunNetwork}: what it reaches is what traefik would route to of the run's app and
+ * nothing of another run's, on whichever node a task runs: {@code tasks.<service>} resolves to every
+ * task's address on the overlay), each probe a line to
  * its shell ({@link AttachedShell}: a few milliseconds with the probe's own process, where an exec
  * costs 35-45 ms and a container per probe about half a second), and removed with the stack by
  * its teardown, which finds it by its {@link StackLabels#PROBE} label.
@@ -56,6 +57,7 @@ public final class ProbeContainer {
 
     private final DockerClient client;
     private final String stack;
+    private final String network;
     private final CompletableFuture<String> id;
     /** Attached at the first probe; guarded by this. */
     private AttachedShell shell;
@@ -63,28 +65,29 @@ public final class ProbeContainer {
     /** Attaches tried before probes go through an exec. */
     private static final int ATTACHES = 3;
 
-    private ProbeContainer(DockerClient client, String stack, CompletableFuture<String> id) {
+    private ProbeContainer(DockerClient client, String stack, String network, CompletableFuture<String> id) {
         this.client = client;
         this.stack = stack;
+        this.network = network;
         this.id = id;
     }
 
-    /** Creates and starts the stack's probe container on a thread of its own; probes wait for it. */
-    static ProbeContainer start(DockerClient client, String image, String stack) {
+    /** Creates and starts the stack's probe container on {@code network}, on a thread of its own; probes wait for it. */
+    static ProbeContainer start(DockerClient client, String image, String stack, String network) {
         CompletableFuture<String> id = new CompletableFuture<>();
         Thread starter = new Thread(() -> {
             try {
-                id.complete(create(client, image, stack));
+                id.complete(create(client, image, stack, network));
             } catch (RuntimeException | Error e) {
                 id.completeExceptionally(e);
             }
         }, "ccci-probe-container-" + stack);
         starter.setDaemon(true);
         starter.start();
-        return new ProbeContainer(client, stack, id);
+        return new ProbeContainer(client, stack, network, id);
     }
 
-    private static String create(DockerClient client, String image, String stack) {
+    private static String create(DockerClient client, String image, String stack, String network) {
         long deadline = System.nanoTime() + START_LIMIT.toNanos();
         for (int attempt = 1; ; attempt++) {
             // PID 1 of its own namespace (the probe shell) ignores TERM; the teardown removes it with force (KILL).
@@ -93,14 +96,15 @@ public final class ProbeContainer {
                     .withStdinOpen(true)
                     .withStdInOnce(false)
                     .withLabels(Map.of(StackLabels.PROBE, stack))
-                    .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK))
+                    .withHostConfig(HostConfig.newHostConfig().withNetworkMode(network))
                     .exec().getId();
             try {
                 client.startContainerCmd(created).exec();
                 return created;
             } catch (RuntimeException e) {
                 // The engine drops its local instance of an overlay when the last container on it
-                // leaves (another run's teardown); a start at that moment fails with "network <id>
+                // leaves the node (another run's teardown on the shared proxy; the app's only task
+                // here replaced, on the run's own); a start at that moment fails with "network <id>
                 // not found" though the network is there (seen with several runs in parallel). The
                 // next start instantiates it again.
                 if (!overlayGoneForAMoment(e) || attempt >= START_ATTEMPTS || System.nanoTime() > deadline) {
@@ -109,7 +113,7 @@ public final class ProbeContainer {
                 client.removeContainerCmd(created).withForce(true).exec();
                 LOG.info("the engine refused to start the probe container of {} ({}): the {} network is being"
                         + " instantiated again; start {} of {} in {} ms", stack, DockerEngine.engineSays(e),
-                        HttpProbe.PROXY_NETWORK, attempt + 1, START_ATTEMPTS, 100L * attempt);
+                        network, attempt + 1, START_ATTEMPTS, 100L * attempt);
                 try {
                     TimeUnit.MILLISECONDS.sleep(100L * attempt);
                 } catch (InterruptedException interrupted) {
@@ -187,7 +191,7 @@ public final class ProbeContainer {
         try {
             return id.get(START_LIMIT.toSeconds(), TimeUnit.SECONDS);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("the probe container of " + stack + " on the " + HttpProbe.PROXY_NETWORK
+            throw new IllegalStateException("the probe container of " + stack + " on the " + network
                     + " network could not be started: " + DockerEngine.engineSays(e.getCause() instanceof RuntimeException r
                     ? r : new IllegalStateException(e.getCause())), e.getCause());
         } catch (TimeoutException e) {

@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * ({@link Probes#picture}). It goes to {@code <run dir>/screenshots/<tier>.png}, is attached to the
  * tier's node, and report.html shows the two side by side: a picture says "the upgrade broke the
  * stylesheet" faster than any status code. A page that does not render leaves
- * {@code screenshots/<tier>.txt}, its one line of why. Written against the SPI alone.
+ * {@code screenshots/<tier>.txt}, its one line of why; beside a picture, that file is its caption
+ * (what the browser refused of the page: anything of another origin than the run's own). Written
+ * against the SPI alone.
  *
  * <p>The picture is begun once the tier's operation ended ({@link RunExtension.BeforeChecks}) and
  * taken beside its checks, of the state the operation left as the checks see it (a picture is
@@ -99,6 +101,10 @@ public final class AppPictures implements RunExtension.BeforeChecks, RunExtensio
                 LOG.info("picture of {} after {} in {} ms{}: {}", picture.get().url(), tier.tier().id(),
                         (ended - started) / 1_000_000, begun.isPresent() ? " (beside the checks)" : "", png);
                 tier.attach(png, "image/png");
+                if (!picture.get().why().isEmpty()) {
+                    // what the browser refused of the page (another origin's): the picture's caption
+                    keep(tier, tier.redact(picture.get().why()));
+                }
             } else {
                 keep(tier, tier.redact(picture.get().why()));
             }
@@ -120,7 +126,8 @@ public final class AppPictures implements RunExtension.BeforeChecks, RunExtensio
     }
 
     private static void keep(TierContext tier, String why) throws IOException {
-        LOG.info("no picture after {}: {}", tier.tier().id(), why);
+        LOG.info("{} after {}: {}", Files.exists(picture(tier.runDir(), tier.tier())) ? "the picture" : "no picture",
+                tier.tier().id(), why);
         Path file = why(tier.runDir(), tier.tier());
         Files.createDirectories(file.getParent());
         Files.writeString(file, why + "\n", StandardCharsets.UTF_8);

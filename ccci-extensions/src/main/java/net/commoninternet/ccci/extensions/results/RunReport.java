@@ -163,8 +163,8 @@ public final class RunReport {
 
     /**
      * The pictures of the app after its install and upgrade ({@link AppPictures}), in tier order:
-     * each embedded as a data URI (report.html stays one self-contained file) and linked, or the
-     * line saying why there is none.
+     * each embedded as a data URI (report.html stays one self-contained file) and linked, with its
+     * caption if the browser refused something of the page, or the line saying why there is none.
      */
     private static List<Map<String, Object>> pictures(Path runDir) throws IOException {
         List<Map<String, Object>> pictures = new ArrayList<>();
@@ -176,6 +176,9 @@ public final class RunReport {
             picture.put("width", AppPictures.WIDTH);
             if (Files.isRegularFile(png, LinkOption.NOFOLLOW_LINKS)) {
                 picture.put("file", runDir.relativize(png).toString());
+                if (Files.isRegularFile(why, LinkOption.NOFOLLOW_LINKS)) {
+                    picture.put("note", Files.readString(why).strip()); // what the browser refused of the page
+                }
                 if (Files.size(png) <= EMBEDDED_PICTURE_BYTES) {
                     picture.put("dataUri", "data:image/png;base64," + Base64.getEncoder().encodeToString(Files.readAllBytes(png)));
                 } else {

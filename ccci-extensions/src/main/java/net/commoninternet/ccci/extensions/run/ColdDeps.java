@@ -35,9 +35,12 @@ import org.slf4j.LoggerFactory;
  * {@code EXTRA_ENV}, and its repository's {@code compose.ccci.yml} and {@code install_steps.sh}
  * only if it is on the approved list itself. Its customization's overlay and hooks are not run.
  *
- * <p>A dependency whose own customization sets {@code WARM_CANONICAL} is served by its
+ * <p>Cold dependencies are deployed on the run's own network ({@code RunNetwork}), which the app
+ * joins too. A dependency whose own customization sets {@code WARM_CANONICAL} is served by its
  * long-lived warm app when that app is live and converged: no lock, no deploy, never torn down
- * (warm apps are not the run's; the janitor never matches them either). When the warm app is
+ * (warm apps are not the run's; the janitor never matches them either); it lives on the shared
+ * {@code proxy}, so the app's services that join the proxy join the shared one as well (said in
+ * the run's log). When the warm app is
  * missing or not converged, the run says so in the dependency-skip state file and deploys the
  * dependency cold instead.
  *
@@ -95,6 +98,8 @@ public final class ColdDeps {
         if (live.converged()) {
             LOG.info("== dependency {} of {}: the warm app {} (WARM_CANONICAL), live and converged ==", dep,
                     run.recipe(), warm.get());
+            // the warm app lives on the shared proxy: the app's services on the proxy need a way there
+            tools.driver().network().alsoShared(warm.get());
             deployed.add(new Dependency(dep, warm.get(), null, true));
             return true;
         }

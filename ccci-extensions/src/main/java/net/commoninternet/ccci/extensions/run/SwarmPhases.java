@@ -19,6 +19,7 @@ import net.commoninternet.ccci.extensions.deployment.Prepared;
 import net.commoninternet.ccci.extensions.deployment.RecipeOnly;
 import net.commoninternet.ccci.extensions.deployment.RunTools;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.driver.CountedDeploys;
 import net.commoninternet.ccci.extensions.driver.DriverProvider;
 import net.commoninternet.ccci.extensions.driver.Drivers;
@@ -27,6 +28,7 @@ import net.commoninternet.ccci.extensions.guards.LifetimeGuards;
 import net.commoninternet.ccci.extensions.lock.AppDomainLease;
 import net.commoninternet.ccci.extensions.lock.RunIdLock;
 import net.commoninternet.ccci.extensions.probe.HttpProbe;
+import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.results.RunEnding;
 import net.commoninternet.ccci.extensions.results.RunResults;
 import net.commoninternet.ccci.extensions.waits.Waits;
@@ -133,10 +135,13 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
     public Made prepare(Connected engine) throws Exception {
         RunWorkspace workspace = workspace(engine.docker());
         Prepared prepared = new Preparation(run, workspace, means).fetchBesideTheJanitor(engine.docker());
-        RunTools tools = new RunTools(engine.docker(), new CountedDeploys(engine.driver().create(engine.docker(), workspace),
-                workspace.state(), workspace.policy()),
-                new HttpProbe(engine.docker().client(), settings.options().probeImage()),
-                new PageBrowser(engine.docker().client()), means.threads()::start);
+        // the run's app, its cold dependencies, its probe and its browser: on the run's network, nothing else is
+        AppDriver driver = new CountedDeploys(engine.driver().create(engine.docker(), workspace,
+                AppNaming.stackName(prepared.checkout().domain())), workspace.state(), workspace.policy());
+        String network = driver.network().name();
+        RunTools tools = new RunTools(engine.docker(), driver,
+                new HttpProbe(engine.docker().client(), settings.options().probeImage(), network),
+                new PageBrowser(engine.docker().client(), network), means.threads()::start);
         ColdDeps deps = new ColdDeps(run, workspace, tools, means.console(), engine.leases());
         return new Made(prepared, tools, deps, new AppDeploy(run, steps, means, deps));
     }
@@ -253,18 +258,14 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
             // The app and its cold dependencies go at once, as the engine removes stacks side by side.
             CompletableFuture<List<String>> depsLeft = run.keys().deps().isEmpty()
                     ? CompletableFuture.completedFuture(List.of()) : means.threads().aside("dependencies", made.deps()::remove);
-            List<String> left = new ArrayList<>();
-            try {
-                if (run.deploysApp()) {
-                    left.addAll(made.tools().driver().remove(domain));
-                } else {
-                    LOG.info("== {}: the run deployed nothing, so no app to remove ==", domain);
-                }
-            } catch (Exception e) {
-                left.add("app " + domain + " (" + e + ")");
-                LOG.warn("removing {} failed: {}", domain, e.toString());
+            List<String> left = removeApp(made, domain);
+            List<String> depsGone = RunHelpers.leftBy(depsLeft);
+            if (!left.isEmpty() && depsGone.isEmpty() && !run.keys().deps().isEmpty()) {
+                // the run's network is the app's, and its cold dependencies join it: swarm removes it only once
+                // their services are gone, which may be after the app's removal looked
+                left = removeApp(made, domain);
             }
-            left.addAll(RunHelpers.leftBy(depsLeft));
+            left.addAll(depsGone);
             clean = left.isEmpty();
             LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
         } finally {
@@ -280,6 +281,22 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
                 made.deps().releaseLocks();
             }
         }
+    }
+
+    /** The run's app removed, if it deployed one; what is left of it. */
+    private List<String> removeApp(Made made, String domain) {
+        List<String> left = new ArrayList<>();
+        try {
+            if (run.deploysApp()) {
+                left.addAll(made.tools().driver().remove(domain));
+            } else {
+                LOG.info("== {}: the run deployed nothing, so no app to remove ==", domain);
+            }
+        } catch (Exception e) {
+            left.add("app " + domain + " (" + e + ")");
+            LOG.warn("removing {} failed: {}", domain, e.toString());
+        }
+        return left;
     }
 
     @Override

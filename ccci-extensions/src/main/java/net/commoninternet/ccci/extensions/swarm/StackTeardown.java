@@ -1,5 +1,6 @@
 package net.commoninternet.ccci.extensions.swarm;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.DockerException;
@@ -11,9 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -108,6 +112,11 @@ public final class StackTeardown {
                     if (left.isEmpty() || System.nanoTime() >= deadline) {
                         break;
                     }
+                    Optional<List<String>> held = heldByOthers(stack, left);
+                    if (held.isPresent()) {
+                        LOG.info("stack {}: all of it is removed but {}", stack, String.join("; ", held.get()));
+                        return held.get();
+                    }
                 } catch (RuntimeException e) {
                     // The engine went away (a dockerd restart, a stop): swarm's state outlives it, so
                     // the teardown waits for it to come back, within its bound, and goes on.
@@ -176,6 +185,49 @@ public final class StackTeardown {
         client.listNetworksCmd().withFilter("label", List.of(label)).exec()
                 .forEach(n -> ignoreGone(() -> client.removeNetworkCmd(n.getId()).exec()));
         return leftovers(stack);
+    }
+
+    /**
+     * When all that is left of the stack is networks that services of other stacks still join (a run's
+     * own network, which its cold dependencies join: {@link RunNetwork}), swarm keeps them until those
+     * services are gone, which this teardown does not bring about: it waits no longer, and says so.
+     * (Once those services are removed, their tasks going is waited for as the stack's own.) Empty
+     * while anything else is left, or a network no other stack's service joins.
+     */
+    private Optional<List<String>> heldByOthers(String stack, List<String> left) {
+        Map<String, Set<String>> joiners = new HashMap<>();
+        JsonNode networks = EngineLists.get(EngineLists.http(client), "/networks", EngineLists.label(StackLabels.filter(stack)));
+        JsonNode services = null;
+        for (JsonNode network : networks) {
+            String name = network.path("Name").asText();
+            String id = network.path("Id").asText();
+            if (services == null) {
+                services = EngineLists.get(EngineLists.http(client), "/services", Map.of());
+            }
+            for (JsonNode service : services) {
+                String of = service.path("Spec").path("Labels").path(StackLabels.NAMESPACE).asText("");
+                // where the CLI puts a service's networks, and the older place an API client may still use
+                List<JsonNode> attached = new ArrayList<>();
+                service.path("Spec").path("TaskTemplate").path("Networks").forEach(attached::add);
+                service.path("Spec").path("Networks").forEach(attached::add);
+                for (JsonNode joined : attached) {
+                    String target = joined.path("Target").asText();
+                    if (!of.equals(stack) && (target.equals(id) || target.equals(name))) {
+                        joiners.computeIfAbsent(name, n -> new TreeSet<>()).add(of.isEmpty()
+                                ? service.path("Spec").path("Name").asText() : of);
+                    }
+                }
+            }
+        }
+        List<String> said = new ArrayList<>();
+        for (String thing : left) {
+            Set<String> by = thing.startsWith("network ") ? joiners.get(thing.substring("network ".length())) : null;
+            if (by == null) {
+                return Optional.empty();
+            }
+            said.add(thing + " (joined by the services of " + String.join(", ", by) + ": it goes once they do)");
+        }
+        return Optional.of(said);
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.Map;
 import javax.imageio.ImageIO;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.probe.HttpProbe;
+import net.commoninternet.ccci.extensions.swarm.RunNetwork;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
@@ -23,14 +24,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The page's pictures on the real engine: one warm chromium in its own container on the proxy
- * network (under the engine's default runtime), started beside the wait, renders a stack's page,
+ * The page's pictures on the real engine: one warm chromium in its own container on the stack's own
+ * network ({@link RunNetwork}, as a run deploys it; under the engine's default runtime), started
+ * beside the wait, renders a stack's page,
  * asked for by the run's domain, at each width given; each picture asks the app again (a page the
  * app says to cache for an hour is not taken from the browser's cache: the upgrade's picture is of
  * the upgraded app), and from the app's new tasks once an update replaced them (the old tasks'
  * addresses are forgotten); a page that does not answer is one line naming chromium's network error and
  * no picture; after the last picture it was prepared for, or once closed, chromium exits with its pipe
- * (a later picture gets a browser of its own), and the stack's teardown leaves nothing.
+ * (a later picture gets a browser of its own), and the stack's teardown leaves nothing. The browser
+ * renders the run's own origin only: a page that redirects or navigates elsewhere is no picture and
+ * says where it went, and a frame of another origin is refused and named in the picture's caption.
  */
 @RealEngine
 class PageBrowserSwarmTest {
@@ -39,6 +43,7 @@ class PageBrowserSwarmTest {
     private static final int LATER = 0x1f3f6f;
 
     private final String stack = "cccishot_" + Long.toHexString(System.nanoTime());
+    private final String network = RunNetwork.of(stack).name();
     private final DockerEngine docker = DockerEngine.connect();
 
     @AfterEach
@@ -55,8 +60,8 @@ class PageBrowserSwarmTest {
     void oneWarmBrowserRendersThePageByItsDomainAtEachWidthFreshEachTimeAndAPageThatDoesNotAnswerSaysWhy(@TempDir Path dir)
             throws Exception {
         deploy(dir);
-        PageBrowser browser = new PageBrowser(docker.client());
-        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX)) {
+        PageBrowser browser = new PageBrowser(docker.client(), network);
+        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX, network)) {
             browser.prepare(stack, "shot.example.org", http, 4);
             awaitConverged();
 
@@ -113,48 +118,120 @@ class PageBrowserSwarmTest {
     /** The stack: one routed service whose page changes colour after its first answer and says to cache it for an hour. */
     private void deploy(Path dir) throws Exception {
         // the page's colour changes after its first answer, and the app says to keep it for an hour
-        Files.writeString(dir.resolve("page.sh"), """
+        deployWith(dir, "[\"httpd\", \"-f\", \"-p\", \"8080\", \"-h\", \"/www\"]", Map.of("/www/cgi-bin/page", """
                 #!/bin/sh
                 n=$(cat /tmp/n 2>/dev/null || echo 0); n=$((n+1)); echo "$n" > /tmp/n
                 if [ "$n" = 1 ]; then c=%06x; else c=%06x; fi
                 printf 'Content-Type: text/html\\r\\nCache-Control: max-age=3600\\r\\n\\r\\n'
                 printf '<html><body style="margin:0;background:#%%s"><h1>answer %%s for %%s</h1></body></html>' "$c" "$n" "$HTTP_HOST"
-                """.formatted(FIRST, LATER), StandardCharsets.UTF_8);
+                """.formatted(FIRST, LATER)));
+    }
+
+    /**
+     * The stack's one routed service on the stack's own network, as a run deploys it, running
+     * {@code command}, with each of {@code files} (its path in the container, its text) as a config
+     * mounted executable.
+     */
+    private void deployWith(Path dir, String command, Map<String, String> files) throws Exception {
+        RunNetwork.of(stack).create(docker.client());
+        StringBuilder mounts = new StringBuilder();
+        StringBuilder configs = new StringBuilder();
+        int n = 0;
+        for (Map.Entry<String, String> file : new java.util.TreeMap<>(files).entrySet()) {
+            String name = "file" + n++;
+            Files.writeString(dir.resolve(name), file.getValue(), StandardCharsets.UTF_8);
+            mounts.append("      - source: ").append(name).append("\n        target: ").append(file.getKey())
+                    .append("\n        mode: 0555\n");
+            configs.append("  ").append(name).append(":\n    file: ./").append(name).append("\n");
+        }
         Path compose = dir.resolve("compose.yml");
         Files.writeString(compose, """
                 version: "3.8"
                 services:
                   web:
                     image: %s
-                    command: ["httpd", "-f", "-p", "8080", "-h", "/www"]
+                    command: %s
                     networks: [proxy]
                     configs:
-                      - source: page
-                        target: /www/cgi-bin/page
-                        mode: 0555
-                    deploy:
+                %s    deploy:
                       endpoint_mode: dnsrr
                       labels:
                         # the routed service: the one the run's browser is prepared for
                         - "traefik.enable=true"
                         - "traefik.http.services.web.loadbalancer.server.port=8080"
                 configs:
-                  page:
-                    file: ./page.sh
-                networks:
+                %snetworks:
                   proxy:
                     external: true
-                """.formatted(LocalImages.BUSYBOX), StandardCharsets.UTF_8);
+                    name: %s
+                """.formatted(LocalImages.BUSYBOX, command, mounts, configs, network), StandardCharsets.UTF_8);
         Process deploy = new ProcessBuilder("/usr/local/bin/docker", "stack", "deploy", "--detach=true", "--resolve-image",
                 "never", "-c", compose.toString(), stack).redirectErrorStream(true).start();
         assertThat(deploy.waitFor()).as(new String(deploy.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
     }
 
+    /**
+     * The app serves its own origin on 8080 and another page on 8081 of the same host name (another
+     * origin the browser reaches: without the browser's own refusal, each picture below was of
+     * that page, green). A redirect there and a script's change of {@code location} there are no
+     * picture, each one line naming where the page went; a page with a frame of it is pictured, its
+     * own colour, the frame refused and named in the caption; a page of its own origin alone has
+     * no caption.
+     */
+    @Test
+    void thePageOfAnotherOriginIsNeverPicturedAndWhatWasRefusedIsSaid(@TempDir Path dir) throws Exception {
+        String elsewhere = "http://shot.example.org:8081/";
+        String html = "#!/bin/sh\nprintf 'Content-Type: text/html\\r\\n\\r\\n'\nprintf '%s'\n";
+        deployWith(dir, "[\"sh\", \"-c\", \"httpd -p 8081 -h /other && exec httpd -f -p 8080 -h /www\"]", Map.of(
+                "/other/index.html", "<html><body style=\"margin:0;background:#00ff00\"><h1>another origin</h1></body></html>",
+                "/www/cgi-bin/redirect", "#!/bin/sh\nprintf 'Status: 302 Found\\r\\nLocation: " + elsewhere + "\\r\\n\\r\\n'\n",
+                "/www/cgi-bin/script", html.formatted("<html><body style=\"background:#%06x\"><script>location.href=\""
+                        .formatted(FIRST) + elsewhere + "\"</script></body></html>"),
+                "/www/cgi-bin/framed", html.formatted(("<html><body style=\"margin:0;background:#%06x\"><iframe src=\""
+                        + elsewhere + "\" style=\"border:0;width:100%%%%;height:300px\"></iframe></body></html>").formatted(FIRST)),
+                "/www/cgi-bin/own", html.formatted("<html><body style=\"margin:0;background:#%06x\"><img src=\"/cgi-bin/own\">"
+                        .formatted(LATER) + "</body></html>")));
+        PageBrowser browser = new PageBrowser(docker.client(), network);
+        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX, network)) {
+            browser.prepare(stack, "shot.example.org", http, 4);
+            awaitConverged();
+
+            for (String path : List.of("/cgi-bin/redirect", "/cgi-bin/script")) {
+                Path png = dir.resolve(path.replace('/', '-') + ".png");
+                PageBrowser.Shot shot = browser.take(page(path), 1280, png, Duration.ofMinutes(2));
+                assertThat(shot.png()).as("a picture of the page behind %s: %s", path, shot.why()).isEmpty();
+                assertThat(png).doesNotExist();
+                assertThat(shot.why()).isEqualTo("the page http://shot.example.org:8080" + path + " navigated to " + elsewhere
+                        + ", which is not the run's own origin (http://shot.example.org:8080): the browser refused it and"
+                        + " kept no picture");
+            }
+            Path framed = dir.resolve("framed.png");
+            PageBrowser.Shot shot = browser.take(page("/cgi-bin/framed"), 1280, framed, Duration.ofMinutes(2));
+            assertThat(shot.png()).as(shot.why()).contains(framed);
+            BufferedImage image = ImageIO.read(framed.toFile());
+            assertThat(image.getRGB(640, 100) & 0xffffff).as("where the frame is: not the other origin's page")
+                    .isNotEqualTo(0x00ff00);
+            assertThat(image.getRGB(640, image.getHeight() - 5) & 0xffffff).as("the page's own").isEqualTo(FIRST);
+            assertThat(shot.why()).isEqualTo("the browser refused 1 request of the page to other origins than the run's own"
+                    + " (http://shot.example.org:8080): " + elsewhere);
+
+            PageBrowser.Shot own = browser.take(page("/cgi-bin/own"), 1280, dir.resolve("own.png"), Duration.ofMinutes(2));
+            assertThat(own.png()).as(own.why()).isPresent();
+            assertThat(own.why()).as("a page of the run's own origin alone has no caption").isEmpty();
+        } finally {
+            browser.close();
+        }
+    }
+
+    private PageBrowser.Page page(String path) {
+        return new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080, path);
+    }
+
     @Test
     void aWarmBrowserThatStopsAnsweringIsLetGoAndAFreshOneTakesThePicture(@TempDir Path dir) throws Exception {
         deploy(dir);
-        PageBrowser browser = new PageBrowser(docker.client());
-        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX)) {
+        PageBrowser browser = new PageBrowser(docker.client(), network);
+        try (HttpProbe http = new HttpProbe(docker.client(), LocalImages.BUSYBOX, network)) {
             browser.prepare(stack, "shot.example.org", http, 2);
             awaitConverged();
             PageBrowser.Page page = new PageBrowser.Page(stack, stack + "_web", "shot.example.org", 8080, "/cgi-bin/page");

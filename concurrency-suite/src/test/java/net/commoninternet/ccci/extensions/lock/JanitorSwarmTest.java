@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
+import net.commoninternet.ccci.extensions.swarm.RunNetwork;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.testing.Helper;
@@ -47,6 +48,9 @@ class JanitorSwarmTest {
     private static final String DEAD = "jant-d0d0d0.ci.commoninternet.net";
     private static final String LIVE = "jant-11ee11.ci.commoninternet.net";
     private static final String WARM = "warm-jant.ci.commoninternet.net";
+    /** A dead run's app and its cold dependency: the app's domain sorts first, so the sweep reaps it first. */
+    private static final String RUN_APP = "jana-a0a0a0.ci.commoninternet.net";
+    private static final String RUN_DEP = "jand-d1d1d1.ci.commoninternet.net";
 
     @TempDir
     Path sandbox;
@@ -62,7 +66,7 @@ class JanitorSwarmTest {
 
     @AfterEach
     void removeWhatThisTestCreated() throws Exception {
-        for (String domain : List.of(DEAD, LIVE, WARM)) {
+        for (String domain : List.of(RUN_DEP, DEAD, LIVE, WARM, RUN_APP)) {
             teardown.teardown(AppNaming.stackName(domain));
             Files.deleteIfExists(AppDomainLock.path(Path.of("/run/lock"), domain));
         }
@@ -132,6 +136,50 @@ class JanitorSwarmTest {
 
         assertThat(outcomes).containsEntry(DEAD, Janitor.Outcome.REAPED);
         assertThat(teardown.leftovers(stack)).isEmpty();
+    }
+
+    /**
+     * A dead run's own network ({@link RunNetwork}) is reaped with its app, though its cold
+     * dependency's service still joins it when the app's turn comes (the sweep takes the app first:
+     * its domain sorts first): the app's reap removes all else, says the network is held and waits
+     * no longer; the dependency is reaped; the app is probed again and its network goes. Without
+     * the second probe the network stayed; without the app's reap giving up on it, the sweep took
+     * the teardown's whole bound (3 min) first.
+     */
+    @Test
+    void aDeadRunsNetworkIsReapedWithItsAppWhenItsDependencyIsReapedAfterIt() throws Exception {
+        String app = AppNaming.stackName(RUN_APP);
+        String dep = AppNaming.stackName(RUN_DEP);
+        RunNetwork.of(app).create(docker.client());
+        String network = docker.client().inspectNetworkCmd().withNetworkId(app + "_proxy").exec().getId();
+        service(app, network);
+        service(dep, network);
+        Path servers = sandbox.resolve("servers");
+        Set<String> mine = new TreeSet<>(JanitorCandidates.discover(servers, docker, AppNaming.DEFAULT_SUFFIX));
+        mine.retainAll(Set.of(RUN_APP, RUN_DEP));
+        assertThat(mine).containsExactly(RUN_APP, RUN_DEP);
+
+        long started = System.nanoTime();
+        Map<String, Janitor.Outcome> outcomes = new Janitor(Path.of("/run/lock"), Duration.ofHours(2),
+                Janitor.Reaper.leavingNothing(domain -> teardown.teardownApp(domain, servers))).sweep(mine);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(90));
+        assertThat(outcomes).containsEntry(RUN_APP, Janitor.Outcome.REAPED).containsEntry(RUN_DEP, Janitor.Outcome.REAPED);
+        assertThat(teardown.leftovers(app)).as("the run's network, with its app").isEmpty();
+        assertThat(teardown.leftovers(dep)).isEmpty();
+    }
+
+    /** A labelled service of {@code stack} on {@code network} (by id, where the CLI puts it: the task template). */
+    private void service(String stack, String network) {
+        Map<String, String> labels = StackLabels.of(stack);
+        docker.client().createServiceCmd(new ServiceSpec()
+                .withName(stack + "_app")
+                .withLabels(labels)
+                .withMode(new ServiceModeConfig().withReplicated(new ServiceReplicatedModeOptions().withReplicas(1)))
+                .withTaskTemplate(new TaskSpec().withNetworks(List.of(new NetworkAttachmentConfig().withTarget(network)))
+                        .withContainerSpec(new ContainerSpec().withImage(LocalImages.BUSYBOX)
+                                .withCommand(List.of("sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait")).withLabels(labels))))
+                .exec();
     }
 
     /** What a stack deploy leaves: a labelled service with a named volume, a network and a secret. */

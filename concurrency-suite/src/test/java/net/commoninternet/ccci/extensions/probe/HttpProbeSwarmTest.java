@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.docker.EngineLists;
+import net.commoninternet.ccci.extensions.swarm.RunNetwork;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
@@ -22,23 +24,27 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The probes of a stack on the real engine: every probe is a line to the attached shell of the
- * stack's one probe container on the {@code proxy} network (the engine makes no exec in it; a
+ * stack's one probe container on the stack's own network, as a run deploys it ({@link RunNetwork})
+ * (the engine makes no exec in it; a
  * recipe's path with quotes and shell syntax stays one argument) (what it reaches is {@code tasks.<service>} on the
  * overlay, as traefik would), a probe that gets no answer is cut at its timeout by busybox's
  * {@code timeout} inside the container and leaves the container usable, and the stack's teardown
- * removes the probe container with the stack.
+ * removes the probe container with the stack. The probe reaches its own stack alone: another
+ * stack's service, deployed as a run deploys it, neither resolves nor answers from it.
  */
 @RealEngine
 class HttpProbeSwarmTest {
 
     private final String stack = "cccihttpprobe_" + Long.toHexString(System.nanoTime());
+    private final String other = stack + "_other";
     private final DockerEngine docker = DockerEngine.connect();
 
-    /** The stack and its probe container, whatever the test left. */
+    /** The stacks and their probe containers and networks, whatever the test left. */
     @AfterEach
     void removeTheStackAndCloseTheConnection() throws Exception {
         try {
             new StackTeardown(docker.client()).teardown(stack);
+            new StackTeardown(docker.client()).teardown(other);
         } finally {
             docker.close();
         }
@@ -47,8 +53,8 @@ class HttpProbeSwarmTest {
     @Test
     void everyProbeOfAStackIsALineToItsOneProbeContainersShellAndTheContainerGoesWithTheStack(@TempDir Path dir) throws Exception {
         long since = System.currentTimeMillis() / 1000 - 1;
-        deploy(dir);
-        HttpProbe probe = new HttpProbe(docker.client(), LocalImages.BUSYBOX, Duration.ofSeconds(3));
+        deploy(dir, stack);
+        HttpProbe probe = new HttpProbe(docker.client(), LocalImages.BUSYBOX, RunNetwork.of(stack).name(), Duration.ofSeconds(3));
         probe.prepare(stack);
         HttpProbe.Target web = probe.target(stack).orElseThrow();
         assertThat(web.service()).isEqualTo(stack + "_web");
@@ -69,7 +75,8 @@ class HttpProbeSwarmTest {
                 .isGreaterThanOrEqualTo(Duration.ofSeconds(2));
         List<Container> probes = probeContainers();
         assertThat(probes).as("one probe container for all the stack's probes").hasSize(1);
-        assertThat(probes.get(0).getNetworkSettings().getNetworks()).containsOnlyKeys(HttpProbe.PROXY_NETWORK);
+        assertThat(probes.get(0).getNetworkSettings().getNetworks()).as("the stack's own network, never the shared proxy")
+                .containsOnlyKeys(stack + "_proxy");
 
         // A service that accepts and never answers: the probe ends at its timeout, not the engine's.
         HttpProbe.Target silent = new HttpProbe.Target(stack, stack + "_silent", 81);
@@ -115,7 +122,49 @@ class HttpProbeSwarmTest {
         return docker.client().listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec();
     }
 
-    private void deploy(Path dir) throws Exception {
+    /**
+     * Two stacks, each on its own network as runs deploy them: the probe of one reaches its own app and
+     * nothing of the other, by its {@code tasks.} name (no such name on its network) or by its task's
+     * address (no route: another overlay). On the shared proxy, as before, the same GET got the other's page.
+     */
+    @Test
+    void theProbeOfAStackReachesItsOwnAppButNothingOfAnotherStack(@TempDir Path dir) throws Exception {
+        deploy(Files.createDirectories(dir.resolve("own")), stack);
+        deploy(Files.createDirectories(dir.resolve("other")), other);
+        try (HttpProbe probe = new HttpProbe(docker.client(), LocalImages.BUSYBOX, RunNetwork.of(stack).name(),
+                Duration.ofSeconds(3))) {
+            HttpProbe.Answer own = probe.await(probe.target(stack).orElseThrow(), "probe.example", "/", List.of(200),
+                    Duration.ofMinutes(1));
+            assertThat(own.status()).as(own.detail()).isEqualTo(200);
+            assertThat(own.body()).isEqualTo("hello from " + stack + "\n");
+
+            HttpProbe.Target theirs = new HttpProbe.Target(stack, other + "_web", 80);
+            HttpProbe.Answer byName = probe.get(theirs, "probe.example", "/");
+            assertThat(byName.status()).as("the other stack's app by its tasks. name: %s", byName.body()).isEqualTo(-1);
+            assertThat(byName.detail()).contains("bad address 'tasks." + other + "_web:80'");
+            String address = taskAddress(other + "_web");
+            ContainerExec.Result direct = new ContainerExec(docker.client()).sh(probeContainers().get(0).getId(),
+                    "busybox timeout -s KILL 5 wget -q -O - http://" + address + "/");
+            assertThat(direct.ok()).as("the other stack's task at %s, by its address: %s", address, direct.output()).isFalse();
+            assertThat(direct.output()).doesNotContain("hello from " + other);
+        }
+    }
+
+    /** The first address of a running task of {@code service} on its stack's network (the engine's own answer). */
+    private String taskAddress(String service) {
+        for (var task : EngineLists.get(docker.http(), "/tasks", Map.of("service", List.of(service),
+                "desired-state", List.of("running")))) {
+            for (var attached : task.path("NetworksAttachments")) {
+                for (var address : attached.path("Addresses")) {
+                    return address.asText().replaceFirst("/.*", "");
+                }
+            }
+        }
+        throw new AssertionError("no running task of " + service);
+    }
+
+    private void deploy(Path dir, String stack) throws Exception {
+        RunNetwork.of(stack).create(docker.client());
         Path compose = dir.resolve("compose.yml");
         Files.writeString(compose, """
                 version: "3.8"
@@ -135,7 +184,8 @@ class HttpProbeSwarmTest {
                 networks:
                   proxy:
                     external: true
-                """.formatted(LocalImages.BUSYBOX, stack), StandardCharsets.UTF_8);
+                    name: %3$s
+                """.formatted(LocalImages.BUSYBOX, stack, RunNetwork.of(stack).name()), StandardCharsets.UTF_8);
         Process deploy = new ProcessBuilder("/usr/local/bin/docker", "stack", "deploy", "--detach=true", "--resolve-image",
                 "never", "-c", compose.toString(), stack).redirectErrorStream(true).start();
         assertThat(deploy.waitFor()).as(new String(deploy.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();

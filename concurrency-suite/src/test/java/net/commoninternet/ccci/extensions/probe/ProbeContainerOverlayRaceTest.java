@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
-import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.swarm.RunNetwork;
+import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.testing.ForkShares.OnAQuietMachine;
 import net.commoninternet.ccci.testing.ForkShares.OnTheTestBed;
 import net.commoninternet.ccci.testing.LocalImages;
@@ -30,20 +31,26 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The engine's overlay race the probe container's start must survive: when the last container on
  * an attachable overlay leaves a node (another run's teardown), the node drops its instance of the
  * network, and a container start that overlaps that removal is refused with "network &lt;id&gt;
- * not found" although the network is there. Seen in CI: every probe of a run failed.
+ * not found" although the network is there. Seen in CI on the shared {@code proxy}: every probe of a
+ * run failed. On a run's own network ({@link RunNetwork}) it is the app's only task on the run's node
+ * that leaves (an upgrade's stop-first replacement), or the run's browser after its last picture.
  *
  * <p>Forced here on the three-node test bed's node 1 ({@code scripts/multinode-swarm}), never on
  * the main engine: a refused start can leave a network attachment behind in the swarm's store
  * (moby/moby#31068), which holds an address of the overlay and keeps it from being removed; the
- * bed, swarm and all, goes when the test ends. Each trial removes the only other container on the
- * bed's {@code proxy} network and starts a {@link ProbeContainer} while that removal runs, until
+ * bed, swarm and all, goes when the test ends. Each trial makes a run's network, removes the only other
+ * container on it and starts a {@link ProbeContainer} there while that removal runs, until
  * the engine refused a probe container's start with the race's "not found" (what it logs): the race
  * met, and the container started all the same (on a loaded machine the race is rare: it met a
  * probe container's start in none of about 30 trials once, beside the suite's other forks; alone,
  * in 3 of 20 once, hence {@link OnAQuietMachine}; a plain start alternated with it as a control met it in
- * none of 20 alone once, so the probe's own refusal is the evidence). Then plain starts with one more
- * container that stays on the network, as the task of {@code scripts/setup-local-swarm}'s
+ * none of 20 alone once, so the probe's own refusal is the evidence). Then plain starts on the shared
+ * {@code proxy} with one more container that stays on it, as the task of {@code scripts/setup-local-swarm}'s
  * {@code ccci-proxy-anchor} service does on a CI host (traefik, on a real server): no start is refused.
+ * (A run's own network has its probe container for that anchor, started before the run deploys
+ * anything on it and kept to the teardown: AppDeploy.) A trial's network stays on the bed, which goes
+ * when the test ends: one whose probe start the race refused can keep a stale attachment, which
+ * holds a network's removal for the teardown's whole bound.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @OnTheTestBed
@@ -80,21 +87,23 @@ class ProbeContainerOverlayRaceTest {
 
     @Test
     @Order(1)
-    void aProbeContainerStartsWhileTheLastOtherContainerLeavesTheProxyNetwork() throws Exception {
+    void aProbeContainerStartsWhileTheLastOtherContainerLeavesTheRunsNetwork() throws Exception {
         DockerClient client = engine.client();
         List<String> probeFailures = new ArrayList<>();
         try (LogCapture log = new LogCapture(ProbeContainer.class)) {
             // at least TRIALS, then on (to MAX_TRIALS) until the race has hit a probe container's start: how
             // often a start overlaps the removal depends on the machine's load
             for (int trial = 0; trial < MAX_TRIALS && (trial < TRIALS || !refusedOnce(log)); trial++) {
-                String sibling = sibling(client, "sibling");
-                // (besides the node's load-balancer endpoint, "lb-proxy")
-                assertThat(client.inspectNetworkCmd().withNetworkId(HttpProbe.PROXY_NETWORK).exec().getContainers().keySet()
-                        .stream().filter(id -> !id.startsWith("lb-")))
-                        .as("the sibling is the only container on the bed's proxy network").containsExactly(sibling);
                 String stack = "ccci_race_" + trial;
+                RunNetwork network = RunNetwork.of(stack);
+                network.create(client);
+                String sibling = sibling(client, "sibling", network.name());
+                // (besides the node's load-balancer endpoint, "lb-<network>")
+                assertThat(client.inspectNetworkCmd().withNetworkId(network.name()).exec().getContainers().keySet()
+                        .stream().filter(id -> !id.startsWith("lb-")))
+                        .as("the sibling is the only container on the run's network").containsExactly(sibling);
                 CompletableFuture<Void> leaving = leave(client, sibling);
-                ProbeContainer probe = ProbeContainer.start(client, LocalImages.BUSYBOX, stack);
+                ProbeContainer probe = ProbeContainer.start(client, LocalImages.BUSYBOX, stack, network.name());
                 try {
                     ProbeContainer.Ran ran = probe.run(List.of("true"), Duration.ofSeconds(20));
                     if (!ran.ok()) {
@@ -106,7 +115,8 @@ class ProbeContainerOverlayRaceTest {
                     leaving.get();
                     probe.awaitStart();
                     probe.closeShell();
-                    new StackTeardown(client).teardown(stack);
+                    client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(StackLabels.PROBE, stack)).exec()
+                            .forEach(c -> client.removeContainerCmd(c.getId()).withForce(true).exec());
                 }
             }
             assertThat(probeFailures).as("probe containers that did not start").isEmpty();
@@ -125,11 +135,11 @@ class ProbeContainerOverlayRaceTest {
     @Order(2)
     void withAContainerThatStaysOnTheNetworkNoStartIsRefused() throws Exception {
         DockerClient client = engine.client();
-        String anchor = sibling(client, "anchor");
+        String anchor = sibling(client, "anchor", RunNetwork.PROXY);
         try {
             int refused = 0;
             for (int trial = 0; trial < TRIALS; trial++) {
-                refused += refusedWhileLeaving(client, sibling(client, "sibling")) ? 1 : 0;
+                refused += refusedWhileLeaving(client, sibling(client, "sibling", RunNetwork.PROXY)) ? 1 : 0;
             }
             assertThat(refused).as("starts refused while another container left, with the anchor on the network").isZero();
         } finally {
@@ -144,7 +154,7 @@ class ProbeContainerOverlayRaceTest {
      */
     private static boolean refusedWhileLeaving(DockerClient client, String sibling) throws Exception {
         CompletableFuture<Void> leaving = leave(client, sibling);
-        String started = onProxy(client, Map.of("ccci.test.race", "control"));
+        String started = on(client, RunNetwork.PROXY, Map.of("ccci.test.race", "control"));
         try {
             client.startContainerCmd(started).exec();
             return false;
@@ -157,18 +167,18 @@ class ProbeContainerOverlayRaceTest {
         }
     }
 
-    private static String onProxy(DockerClient client, Map<String, String> labels) {
+    private static String on(DockerClient client, String network, Map<String, String> labels) {
         return client.createContainerCmd(LocalImages.BUSYBOX).withCmd("sleep", "2147483647").withLabels(labels)
-                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(HttpProbe.PROXY_NETWORK)).exec().getId();
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(network)).exec().getId();
     }
 
     /**
      * A container that waits on the network, started once the previous trial's removal is over (its
      * own start can meet the same race: it is set-up here, so it is simply started again).
      */
-    private static String sibling(DockerClient client, String role) throws InterruptedException {
+    private static String sibling(DockerClient client, String role, String network) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
-            String id = onProxy(client, Map.of("ccci.test.race", role));
+            String id = on(client, network, Map.of("ccci.test.race", role));
             try {
                 client.startContainerCmd(id).exec();
                 return id;

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * manager of the three-node test bed ({@code DOCKER_HOST}, scripts/multinode-swarm): the app's
  * web service has one task on every node, its data service is pinned to a node that is not the
  * one the run talks to. Every tier has to reach the node that runs the container it works on:
- * the install and upgrade probes go from the probe container on the {@code proxy} overlay to
+ * the install and upgrade probes go from the probe container on the run's own overlay to
  * {@code tasks.<service>}, tasks on other nodes included ({@code endpoint_mode: dnsrr}: no VIP is
  * asked of a bed without IPVS), the backup's hooks, marker and restic run on the data service's node, and the teardown
  * removes each node's containers and volumes (a volume lives on its node); each tier's service log

@@ -29,8 +29,12 @@ public final class AbraDriverProvider implements DriverProvider {
         AbraDriver.requireBinary(ChildEnvironment.inherited().get(ChildEnvironment.PATH));
     }
 
+    /**
+     * abra deploys the recipe's files as they are, on the shared {@code proxy} network (the driver's
+     * {@link AppDriver#network()}): ccci cannot give the app a network of its own.
+     */
     @Override
-    public AppDriver create(DockerEngine docker, RunWorkspace workspace) {
+    public AppDriver create(DockerEngine docker, RunWorkspace workspace, String stack) {
         return new AbraDriver(workspace.children(), new StackTeardown(docker.client()), workspace.abraDir().canonicalServers(),
                 workspace.policy());
     }

@@ -22,6 +22,7 @@ import net.commoninternet.ccci.extensions.driver.AppDriver;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.docker.EngineLists;
+import net.commoninternet.ccci.extensions.swarm.RunNetwork;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.recipe.App;
@@ -31,6 +32,7 @@ import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.policy.ComposeConfig;
 import net.commoninternet.ccci.extensions.policy.DeployPolicy;
 import net.commoninternet.ccci.extensions.policy.ImageRegistry;
+import net.commoninternet.ccci.extensions.policy.ProxyNetwork;
 import net.commoninternet.ccci.extensions.recipe.RecipeFetch;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import org.apiguardian.api.API;
@@ -53,6 +55,8 @@ public final class SwarmDriver implements AppDriver {
     private final Path servers;
     private final DeployPolicy policy;
     private final SecureRandom random = new SecureRandom();
+    /** The run's network, on which its app and its cold dependencies are deployed; null: each app on a network of its own. */
+    private volatile RunNetwork network;
 
     /**
      * @param backupDir where this run's backup repository lives (in its run folder)
@@ -67,6 +71,30 @@ public final class SwarmDriver implements AppDriver {
         this.policy = policy;
     }
 
+    /**
+     * The run's network ({@link RunNetwork}): every app this driver deploys, the run's app and its
+     * cold dependencies, joins it where its compose names the shared proxy. Set once, by the run,
+     * before its first deploy; a driver without one gives each app it deploys a network of its own.
+     */
+    public SwarmDriver onRunNetwork(RunNetwork network) {
+        this.network = network;
+        return this;
+    }
+
+    /** The run's network, as set by {@link #onRunNetwork}. */
+    @Override
+    public RunNetwork network() {
+        RunNetwork set = network;
+        if (set == null) {
+            throw new IllegalStateException("this driver was made without a run network: each app has one of its own");
+        }
+        return set;
+    }
+
+    private RunNetwork network(App app) {
+        RunNetwork set = network;
+        return set == null ? RunNetwork.of(app.stack()) : set;
+    }
 
     /**
      * {@code abra app new} and {@code abra app secret generate}: the env file from
@@ -105,14 +133,21 @@ public final class SwarmDriver implements AppDriver {
      * One deploy of the app's checked-out tree (what {@code abra app deploy -C -c} does), of exactly
      * the compose the run's policy judged ({@link DeployPolicy#writeDeployable}: its defaults added,
      * nothing left to interpolate), written next to the app's env file for the CLI and removed after.
+     * Where the compose names the shared {@code proxy} network, the deploy joins the run's own
+     * ({@link #onRunNetwork}) instead.
      */
     @Override
     public void deploy(App app) throws IOException, InterruptedException {
         ComposeConfig compose = policy.check(app);
         requireImages(compose);
         Path deployable = app.envFile().resolveSibling(app.domain() + ".deploy.yml");
+        RunNetwork onto = network(app);
+        // the run's own network, never the shared proxy: made under the run's claim of its app's domain, before the
+        // first deploy (its cold dependencies come first), and removed with the app
+        onto.create(docker.client());
         try {
-            String defaults = policy.writeDeployable(app, compose, deployable);
+            String defaults = policy.writeDeployable(app, compose, deployable,
+                    new ProxyNetwork(onto.name(), onto.sharedToo(app.stack())));
             if (!defaults.isEmpty()) {
                 LOG.info("ccci's limits for the services that set none, and what it lowered: {}", defaults);
             }
