@@ -89,7 +89,8 @@ public final class BackupTier implements TierPlugin {
                 "the recipe sets no BACKUP_VERIFY"));
         Probes.Outcome outcome = tier.live().probes().retry(probe, 3);
         if (!outcome.ok()) {
-            throw Words.failed("BACKUP_VERIFY " + probe + " did not pass in 3 tries after the backup: " + outcome.detail());
+            throw Words.failed("BACKUP_VERIFY " + probe + " did not pass in 3 tries after the backup: "
+                    + Words.oneLine(outcome.detail()) + Words.expects(probe, tier.keys()));
         }
     }
 

@@ -60,7 +60,7 @@ public final class InstallTier implements TierPlugin {
         Probes.Outcome outcome = tier.live().probes().readiness(probe, Duration.ofSeconds(keys.httpTimeoutSeconds()));
         if (!outcome.ok()) {
             throw Words.failed("READY_PROBE " + probe + " did not pass within HTTP_TIMEOUT " + keys.httpTimeoutSeconds()
-                    + " s: " + outcome.detail());
+                    + " s: " + Words.oneLine(outcome.detail()) + Words.expects(probe, keys));
         }
     }
 

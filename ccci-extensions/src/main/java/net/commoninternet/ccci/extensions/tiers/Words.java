@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.spi.Probes;
 import net.commoninternet.ccci.spi.Versions;
 
@@ -72,6 +73,11 @@ final class Words {
         }
         return answer.detail().lines().map(String::strip).filter(l -> l.startsWith("HTTP/") && l.indexOf(' ') > 0)
                 .reduce((first, last) -> last).map(l -> l.substring(l.indexOf(' ') + 1)).orElse(String.valueOf(answer.status()));
+    }
+
+    /** What an HTTP probe expects, as a clause ({@code ; HEALTH_OK expects 200, 301 or 302}); nothing for another probe. */
+    static String expects(CiKeys.Probe probe, CiKeys keys) {
+        return probe.kind() == CiKeys.Probe.Kind.HTTP ? "; HEALTH_OK expects " + statuses(keys.healthOk()) : "";
     }
 
     /** A command's output as a clause: {@code : <output>} on one line, or nothing for no output. */

@@ -125,7 +125,7 @@ class CheckWordsTest {
         assertThat(failed.get("install > converged")).contains(NOT_CONVERGED);
         assertThat(failed.get("install > deployed-once")).isEqualTo(BrokenApp.DEPLOYED_TWICE);
         assertThat(failed.get("install > ready-probe")).isEqualTo("READY_PROBE http:/ready did not pass within HTTP_TIMEOUT 300 s:"
-                + " GET /ready answered 503");
+                + " GET /ready answered 503; HEALTH_OK expects 200 or 204");
         assertThat(failed.get("upgrade > converged")).isEqualTo("swarm did not end the upgrade with every service converged: "
                 + NOT_CONVERGED);
         assertThat(failed.get("backup > snapshot-created")).isEqualTo("the backup named no snapshot: expected a restic snapshot"
