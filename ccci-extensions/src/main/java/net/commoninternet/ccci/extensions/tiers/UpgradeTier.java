@@ -83,8 +83,7 @@ public final class UpgradeTier implements TierPlugin {
             throw Words.failed("the upgrade left " + Words.version(before.version()) + " running with the same images; " + head
                     + (plan.headVersion().isPresent() && plan.headVersion().equals(before.version())
                             ? ", but its compose.yml still labels the version " + plan.headVersion().get() + " and runs "
-                                    + Words.images(after.images()) + ": bump its coop-cloud.${STACK_NAME}.version label (and"
-                                    + " the images, if the release changed them)"
+                                    + Words.images(after.images()) + ": bump its coop-cloud.${STACK_NAME}.version label"
                             : " (running: " + Words.images(after.images()) + ")"));
         }
         if (after.version().isEmpty()) {

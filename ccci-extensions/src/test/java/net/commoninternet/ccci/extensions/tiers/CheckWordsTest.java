@@ -118,8 +118,9 @@ class CheckWordsTest {
         assertInWords(failed);
         assertThat(failed.get("upgrade > moved-to-head")).isEqualTo("the upgrade left 1.0.0+1.36.0 running with the same"
                 + " images; the head under test is 1.1.0+1.36.1, but its compose.yml still labels the version 1.0.0+1.36.0"
-                + " and runs app ccci.local/busybox:1: bump its coop-cloud.${STACK_NAME}.version label (and the images, if the"
-                + " release changed them)");
+                + " and runs app ccci.local/busybox:1: bump its coop-cloud.${STACK_NAME}.version label");
+        assertThat("upgrade > moved-to-head: " + failed.get("upgrade > moved-to-head")).as("whole in summary.md and the RUN"
+                + " SUMMARY, which keep 300 characters of a reason").hasSizeLessThanOrEqualTo(300);
         assertThat(failed.get("install > serves-http")).isEqualTo("GET /health of " + DOMAIN + " (sent to http://tasks.app:80/health,"
                 + " as the proxy would) answered 502 Bad Gateway until HTTP_TIMEOUT 300 s ran out; HEALTH_OK expects 200 or 204");
         assertThat(failed.get("install > converged")).contains(NOT_CONVERGED);
