@@ -15,13 +15,22 @@ public interface Versions {
      * @param base the release deployed first; empty when there is no upgrade to test
      * @param head the commit under test, which the upgrade moves to
      * @param headVersion the head's recipe version, if it declares one
+     * @param headRelease the release tag at the head, if it is tagged: the head under test, as a
+     *     maintainer names it ({@code 1.1.0+1.36.1}), even when its version label was not bumped
      * @param reason why there is no base, when there is none
      */
-    record Upgrade(Optional<String> base, String head, Optional<String> headVersion, String reason) {
+    record Upgrade(Optional<String> base, String head, Optional<String> headVersion, Optional<String> headRelease,
+                   String reason) {
         public Upgrade {
             Objects.requireNonNull(base, "base");
             Objects.requireNonNull(head, "head");
             Objects.requireNonNull(headVersion, "headVersion");
+            Objects.requireNonNull(headRelease, "headRelease");
+        }
+
+        /** An upgrade whose head is not known to be tagged. */
+        public Upgrade(Optional<String> base, String head, Optional<String> headVersion, String reason) {
+            this(base, head, headVersion, Optional.empty(), reason);
         }
     }
 

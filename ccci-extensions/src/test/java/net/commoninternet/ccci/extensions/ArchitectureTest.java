@@ -375,11 +375,11 @@ class ArchitectureTest {
         }
     }
 
-    /** Tiers depend on the contracts, the JDK and AssertJ only, and ask no object what it really is. */
+    /** Tiers depend on the contracts and the JDK only, and ask no object what it really is. */
     @Test
     void tiersSeeOnlyTheContractsAndMakeNoInstanceofCheck() {
         classes().that().resideInAPackage(EXT + ".tiers").should().onlyDependOnClassesThat().resideInAnyPackage("java..",
-                "org.assertj..", "org.apiguardian..", ROOT + ".api", ROOT + ".spi", EXT + ".tiers").check(main);
+                "org.apiguardian..", ROOT + ".api", ROOT + ".spi", EXT + ".tiers").check(main);
         classes().that().resideInAPackage(EXT + ".tiers").should(new ArchCondition<JavaClass>("make no instanceof check") {
             @Override
             public void check(JavaClass type, ConditionEvents events) {
@@ -388,6 +388,25 @@ class ArchitectureTest {
                                 + " (line " + check.getLineNumber() + ")"))));
             }
         }).allowEmptyShould(false).check(main);
+    }
+
+    /**
+     * A built-in check says its failure in the recipe's terms ({@code Words} in the tiers), never in
+     * an assertion library's ("Expecting actual: ... not to be equal to: ...", a value's
+     * {@code toString}): no main class of either module uses AssertJ, which stays the recipes' own
+     * assertions' library.
+     */
+    static ArchRule noMainClassUsesAssertJ() {
+        return noClasses().should().dependOnClassesThat().resideInAPackage("org.assertj..")
+                .because("a maintainer reads a built-in check's failure, so it says what was expected and found in the recipe's"
+                        + " terms, not AssertJ's phrasing");
+    }
+
+    @Test
+    void noMainClassUsesAssertJAndTheRuleSeesOneThatDoes() {
+        noMainClassUsesAssertJ().check(main);
+        assertThat(noMainClassUsesAssertJ().evaluate(new ClassFileImporter().importClasses(ArchitectureTest.class))
+                .hasViolation()).as("this test class asserts with AssertJ").isTrue();
     }
 
     @Test

@@ -20,7 +20,8 @@ record LiveVersions(Deployment deployment) implements Versions {
     @Override
     public Upgrade upgrade() {
         UpgradePlan plan = deployment.prepared().checkout().upgrade();
-        return new Upgrade(plan.base().map(RecipeVersion::text), plan.headCommit(), plan.headVersion(), plan.reason());
+        return new Upgrade(plan.base().map(RecipeVersion::text), plan.headCommit(), plan.headVersion(), plan.headRelease(),
+                plan.reason());
     }
 
     @Override

@@ -47,8 +47,8 @@ public final class AppProbes {
         }
         if (probe instanceof Probe.Http get) {
             HttpProbe.Answer answer = http.get(target, domain, get.path());
-            return new Outcome(healthOk.contains(answer.status()),
-                    "GET " + get.path() + " answered " + (answer.status() < 0 ? answer.detail() : answer.status()));
+            return new Outcome(healthOk.contains(answer.status()), "GET " + get.path() + (answer.status() < 0
+                    ? " got no answer (" + answer.detail().strip().replaceAll("\\s+", " ") + ")" : " answered " + answer.status()));
         }
         Probe.Tcp tcp = (Probe.Tcp) probe;
         boolean ok = http.tcp(target, tcp.port(), tcp.stableConnects());

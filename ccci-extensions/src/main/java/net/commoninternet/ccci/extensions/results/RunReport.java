@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.Tier;
 import org.apiguardian.api.API;
@@ -101,7 +102,7 @@ public final class RunReport {
         Map<String, Object> flags = (Map<String, Object>) results.get("flags");
         Map<String, Object> timings = (Map<String, Object>) results.get("timings");
         model.put("recipe", results.get("recipe"));
-        model.put("version", results.get("version") == null ? "" : results.get("version"));
+        model.put("version", headUnderTest(results));
         model.put("runId", results.get("run_id"));
         model.put("pr", results.get("pr"));
         model.put("ref", results.get("ref"));
@@ -138,8 +139,21 @@ public final class RunReport {
             List<TierLogs.Log> tierLogs = failed ? logs.of(tier, true) : listed.get(tier);
             row.put("logs", tierLogs.stream().map(TierLogs::model).toList());
             row.put("hasLogs", !tierLogs.isEmpty());
-            row.put("tails", failed ? tierLogs.stream().map(TierLogs::model).toList() : List.of());
-            row.put("hasTails", failed && !tierLogs.isEmpty());
+            List<TierLogs.Log> tails = tierLogs;
+            row.put("quiet", "");
+            if (failed && TierLogs.silent(tierLogs)) {
+                // the service logs say nothing: the run's own lines of the tier say what the deploy and the swarm did
+                Optional<TierLogs.Log> own = logs.runLogOf(String.valueOf(results.get("recipe")), tier);
+                if (own.isPresent()) {
+                    tails = List.of(own.get());
+                    row.put("quiet", tierLogs.isEmpty() ? "The " + tier + " left no service log."
+                            : "The service logs of the " + tier + " are empty ("
+                                    + tierLogs.stream().map(TierLogs.Log::path).collect(Collectors.joining(", ")) + ").");
+                }
+            }
+            row.put("hasQuiet", !String.valueOf(row.get("quiet")).isEmpty());
+            row.put("tails", failed ? tails.stream().map(TierLogs::model).toList() : List.of());
+            row.put("hasTails", failed && !tails.isEmpty());
             checks.add(row);
             if (failed) {
                 broke.add(Map.of("where", where, "reason", row.get("reason")));
@@ -192,6 +206,18 @@ public final class RunReport {
             pictures.add(picture);
         }
         return pictures;
+    }
+
+    /**
+     * The head under test, as the report's title names it: its release tag when it is tagged (the
+     * release the run tests, even when its version label was not bumped and the base's stayed
+     * deployed), else the version label it declares; empty when it declares none.
+     */
+    @SuppressWarnings("unchecked")
+    static String headUnderTest(Map<String, Object> results) {
+        Object head = ((Map<String, Object>) results.get("upgrade")).get("head");
+        Object version = head != null ? head : results.get("version");
+        return version == null ? "" : String.valueOf(version);
     }
 
     /** {@code from 1.0.0+1.22.1 to 1.1.0+1.22.1}, or the plan's reason when there was no upgrade. */

@@ -362,7 +362,8 @@ public final class RunResults {
         Standing standing = Standing.of(record.rows(), run.stages());
         List<String> lines = new ArrayList<>();
         lines.add("== RUN SUMMARY " + mark + " ==");
-        lines.add("recipe " + run.recipe() + " " + (run.version() == null ? "" : run.version() + " ") + "(pr " + run.pr()
+        String head = run.upgrade().head() != null ? run.upgrade().head() : run.version();
+        lines.add("recipe " + run.recipe() + " " + (head == null ? "" : head + " ") + "(pr " + run.pr()
                 + ", ref " + run.ref() + "), run " + run.runId() + ", app " + run.domain()
                 + (run.upgrade().base() == null ? "" : ", upgraded from " + run.upgrade().base()));
         lines.add("level " + level + ": " + rungs.entrySet().stream()

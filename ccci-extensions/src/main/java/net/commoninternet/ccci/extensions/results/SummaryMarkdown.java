@@ -39,7 +39,8 @@ final class SummaryMarkdown {
         Map<String, Object> upgrade = (Map<String, Object>) results.get("upgrade");
         List<String> lines = new ArrayList<>();
         lines.add(marker(String.valueOf(results.get("recipe"))));
-        lines.add("### ccci: " + code(results.get("recipe")) + (results.get("version") == null ? "" : " " + code(results.get("version")))
+        String head = RunReport.headUnderTest(results);
+        lines.add("### ccci: " + code(results.get("recipe")) + (head.isEmpty() ? "" : " " + code(head))
                 + " — level " + level + ", " + results.get("verdict"));
         lines.add("");
         lines.add(next == null ? "**level " + level + ": every rung passed**"

@@ -1,7 +1,5 @@
 package net.commoninternet.ccci.extensions.tiers;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
 import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
@@ -75,7 +73,10 @@ public final class BackupTier implements TierPlugin {
             LiveApp.Response wrote = tier.live().app().exec(place.service(), "test -d " + ShellWords.quoted(place.path())
                     + " || exit " + NOT_A_DIRECTORY + "; printf %s " + ShellWords.quoted(seeded) + " > " + ShellWords.quoted(file));
             if (wrote.status() != NOT_A_DIRECTORY) {
-                assertThat(wrote.status()).as("seeding the restore marker in %s: %s", place.path(), wrote.body()).isZero();
+                if (wrote.status() != 0) {
+                    throw Words.failed("could not seed the restore marker " + file + " in service " + place.service()
+                            + ": writing it exited " + wrote.status() + Words.output(wrote.body()));
+                }
                 return Optional.of(new TierOutputs.Marker(place.service(), file, seeded));
             }
         }
@@ -87,11 +88,17 @@ public final class BackupTier implements TierPlugin {
         CiKeys.Probe probe = tier.keys().backupVerify().orElseThrow(() -> Skipped.structural(
                 "the recipe sets no BACKUP_VERIFY"));
         Probes.Outcome outcome = tier.live().probes().retry(probe, 3);
-        assertThat(outcome.ok()).as("BACKUP_VERIFY %s (3 tries): %s", probe, outcome.detail()).isTrue();
+        if (!outcome.ok()) {
+            throw Words.failed("BACKUP_VERIFY " + probe + " did not pass in 3 tries after the backup: "
+                    + Words.oneLine(outcome.detail()) + Words.expects(probe, tier.keys()));
+        }
     }
 
     private static void snapshotCreated(TierContext tier) {
-        assertThat(tier.store().find(TierOutputs.BACKUP).orElseThrow().snapshotId()).as("snapshot id")
-                .matches("[0-9a-f]{8,64}");
+        String snapshot = tier.store().find(TierOutputs.BACKUP).orElseThrow().snapshotId();
+        if (snapshot == null || !snapshot.matches("[0-9a-f]{8,64}")) {
+            throw Words.failed("the backup named no snapshot: expected a restic snapshot id (8 to 64 hex digits), got \""
+                    + Words.oneLine(snapshot) + "\"");
+        }
     }
 }

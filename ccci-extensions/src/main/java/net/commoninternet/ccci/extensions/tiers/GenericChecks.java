@@ -1,7 +1,5 @@
 package net.commoninternet.ccci.extensions.tiers;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.List;
 import net.commoninternet.ccci.api.CiKeys;
@@ -18,7 +16,9 @@ final class GenericChecks {
     /** A fresh inspection of the app's stack (spec section 8 rules). */
     static void converged(TierContext tier) {
         Convergence now = tier.live().inspect();
-        assertThat(now.converged()).as("every service of the app converged: %s", now.description()).isTrue();
+        if (!now.converged()) {
+            throw Words.failed("not every service of the app is running its current spec: " + now.description());
+        }
     }
 
     /** Real HTTP on HEALTH_PATH, the way the proxy reaches the app, until a HEALTH_OK status or HTTP_TIMEOUT. */
@@ -29,6 +29,10 @@ final class GenericChecks {
         Probes.Answer answer = tier.live().probes().awaitHttp(keys.healthPath(), ok, Duration.ofSeconds(keys.httpTimeoutSeconds()))
                 .orElseThrow(() -> new AssertionError("no service of the app " + domain + " has traefik.enable=true and a"
                         + " loadbalancer.server.port label, so nothing would route to the app"));
-        assertThat(answer.status()).as("GET %s (Host %s) answered %s", answer.url(), domain, answer.detail()).isIn(ok);
+        if (!ok.contains(answer.status())) {
+            throw Words.failed("GET " + keys.healthPath() + " of " + domain + " (sent to " + answer.url() + ", as the proxy"
+                    + " would) answered " + Words.answered(answer) + " until HTTP_TIMEOUT " + keys.httpTimeoutSeconds()
+                    + " s ran out; HEALTH_OK expects " + Words.statuses(ok));
+        }
     }
 }

@@ -1,10 +1,9 @@
 package net.commoninternet.ccci.extensions.tiers;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
@@ -44,7 +43,10 @@ public final class InstallTier implements TierPlugin {
 
     /** The run deploys its app exactly once; read from the run's own deploy count, never another run's. */
     private static void deployedOnce(TierContext tier) throws IOException {
-        assertThat(tier.live().deployOnceViolation()).as("deploy-count of this run's app").isEmpty();
+        Optional<String> violation = tier.live().deployOnceViolation();
+        if (violation.isPresent()) {
+            throw Words.failed(violation.get());
+        }
     }
 
     /**
@@ -56,14 +58,18 @@ public final class InstallTier implements TierPlugin {
         CiKeys keys = tier.keys();
         CiKeys.Probe probe = keys.readyProbe().orElseThrow(() -> Skipped.structural("the recipe sets no READY_PROBE"));
         Probes.Outcome outcome = tier.live().probes().readiness(probe, Duration.ofSeconds(keys.httpTimeoutSeconds()));
-        assertThat(outcome.ok()).as("READY_PROBE %s within HTTP_TIMEOUT %s s: %s", probe, keys.httpTimeoutSeconds(),
-                outcome.detail()).isTrue();
+        if (!outcome.ok()) {
+            throw Words.failed("READY_PROBE " + probe + " did not pass within HTTP_TIMEOUT " + keys.httpTimeoutSeconds()
+                    + " s: " + Words.oneLine(outcome.detail()) + Words.expects(probe, keys));
+        }
     }
 
     /** The deploy's own wait, then a fresh look: a task that crashed since then shows up here. */
     private static void converged(TierContext tier) {
         Convergence atDeploy = tier.live().convergence();
-        assertThat(atDeploy.converged()).as("every service of the app converged: %s", atDeploy.description()).isTrue();
+        if (!atDeploy.converged()) {
+            throw Words.failed("not every service of the app converged after its deploy: " + atDeploy.description());
+        }
         GenericChecks.converged(tier);
     }
 }

@@ -1,7 +1,5 @@
 package net.commoninternet.ccci.extensions.tiers;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
 import net.commoninternet.ccci.api.LiveApp;
 import net.commoninternet.ccci.api.Tier;
@@ -41,7 +39,10 @@ public final class RestoreTier implements TierPlugin {
             TierOutputs.Marker marker = taken.marker().get();
             LiveApp.Response changed = app.exec(marker.service(), "printf %s changed-before-restore > "
                     + ShellWords.quoted(marker.file()));
-            assertThat(changed.status()).as("changing the marker before the restore: %s", changed.body()).isZero();
+            if (changed.status() != 0) {
+                throw Words.failed("could not change the restore marker " + marker.file() + " in service " + marker.service()
+                        + " before the restore: writing it exited " + changed.status() + Words.output(changed.body()));
+            }
         }
         tier.live().backups().restore(taken.snapshotId());
         if (taken.marker().isPresent()) {
@@ -55,7 +56,11 @@ public final class RestoreTier implements TierPlugin {
         TierOutputs.Marker marker = tier.store().find(TierOutputs.BACKUP).orElseThrow().marker().orElseThrow(() -> Skipped
                 .structural("the backup holds no directory to seed a marker in (only files, such as a dump its pre-hook"
                         + " writes): the recipe's own restore assertions are the proof"));
-        assertThat(tier.store().find(TierOutputs.RESTORED).orElseThrow().marker()).as("the marker seeded before the backup")
-                .isEqualTo(marker.seeded());
+        String restored = tier.store().find(TierOutputs.RESTORED).orElseThrow().marker();
+        if (!marker.seeded().equals(restored)) {
+            throw Words.failed("the restore did not bring the backup's data back: " + marker.file() + " in service "
+                    + marker.service() + " reads \"" + Words.oneLine(restored) + "\" after the restore, where the backup"
+                    + " held \"" + marker.seeded() + "\"");
+        }
     }
 }

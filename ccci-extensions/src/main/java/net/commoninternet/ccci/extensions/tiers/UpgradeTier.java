@@ -1,10 +1,7 @@
 package net.commoninternet.ccci.extensions.tiers;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
 import net.commoninternet.ccci.spi.Convergence;
@@ -58,23 +55,49 @@ public final class UpgradeTier implements TierPlugin {
         Versions.Deployed before = versions.deployed();
         Versions.Rollout rollout = versions.redeployTo(plan.head());
         tier.store().put(TierOutputs.UPGRADE, new TierOutputs.Upgrade(before, versions.deployed()));
-        assertThat(rollout.rolledOut()).as("the upgrade rolled out: %s", rollout.description()).isTrue();
+        if (!rollout.rolledOut()) {
+            throw Words.failed("the upgrade to " + Words.head(plan) + " did not roll out: " + rollout.description());
+        }
     }
 
     private static void converged(TierContext tier) throws IOException, InterruptedException {
         Convergence settled = tier.live().awaitConverged();
-        assertThat(settled.converged()).as("swarm ended the update and every service converged: %s", settled.description())
-                .isTrue();
+        if (!settled.converged()) {
+            throw Words.failed("swarm did not end the upgrade with every service converged: " + settled.description());
+        }
         GenericChecks.converged(tier);
     }
 
+    /**
+     * The app moved to the head: something of it changed, it carries a version label, no longer the
+     * base's, and the one the head declares. Each failure names what is running, the head under test
+     * (its release tag, or its commit) and what to change.
+     */
     private static void moved(TierContext tier) {
         Versions.Upgrade plan = tier.live().versions().upgrade();
         TierOutputs.Upgrade moved = tier.store().find(TierOutputs.UPGRADE).orElseThrow();
-        assertThat(moved.after()).as("the deployed app changed").isNotEqualTo(moved.before());
-        assertThat(moved.after().version()).as("deployed version label").isPresent();
-        assertThat(moved.after().version()).as("from base %s", plan.base().orElseThrow())
-                .isNotEqualTo(Optional.of(plan.base().orElseThrow()));
-        plan.headVersion().ifPresent(head -> assertThat(moved.after().version()).as("the head's version").contains(head));
+        Versions.Deployed before = moved.before();
+        Versions.Deployed after = moved.after();
+        String head = "the head under test is " + Words.head(plan);
+        if (after.equals(before)) {
+            throw Words.failed("the upgrade left " + Words.version(before.version()) + " running with the same images; " + head
+                    + (plan.headVersion().isPresent() && plan.headVersion().equals(before.version())
+                            ? ", but its compose.yml still labels the version " + plan.headVersion().get() + " and runs "
+                                    + Words.images(after.images()) + ": bump its coop-cloud.${STACK_NAME}.version label"
+                            : " (running: " + Words.images(after.images()) + ")"));
+        }
+        if (after.version().isEmpty()) {
+            throw Words.failed("the upgraded app carries no version label; " + head + ": label its deploy with"
+                    + " coop-cloud.${STACK_NAME}.version (images now: " + Words.images(after.images()) + ")");
+        }
+        String base = plan.base().orElseThrow();
+        if (after.version().get().equals(base)) {
+            throw Words.failed("the upgrade left the version label at the base's " + base + " (" + Words.imageChanges(
+                    before.images(), after.images()) + "); " + head + ": bump its coop-cloud.${STACK_NAME}.version label");
+        }
+        if (plan.headVersion().isPresent() && !after.version().equals(plan.headVersion())) {
+            throw Words.failed("the upgrade left " + after.version().get() + " running; " + head + ", whose compose.yml"
+                    + " labels the version " + plan.headVersion().get());
+        }
     }
 }

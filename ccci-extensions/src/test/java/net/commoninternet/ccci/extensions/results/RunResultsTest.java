@@ -294,6 +294,55 @@ class RunResultsTest {
         assertThat(json.get("flags").get("no_secret_leak").asBoolean()).as("nothing of the run folder holds it").isTrue();
     }
 
+    /**
+     * The canary's red run as a maintainer reads it: the title names the head under test (its
+     * release tag), not the release that stayed deployed (the unbumped label); the failing check's
+     * service log is empty, so its place is taken by ccci's own lines of that tier from run.log,
+     * which say what the upgrade did (and nothing of the tier before it or after it).
+     */
+    @Test
+    void theTitleNamesTheHeadUnderTestAndAnEmptyServiceLogGivesWayToTheRunsOwnLinesOfTheTier() throws Exception {
+        String secret = "s3cret-value-xyz";
+        RunRecord record = new RunRecord();
+        record.add(pass(Tier.INSTALL));
+        record.add(Row.failed(Tier.UPGRADE, "moved-to-head", "the upgrade left 1.0.0+1.36.0 running with the same images;"
+                + " the head under test is 1.1.0+1.36.1"));
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("canary", "1.0.0+1.36.0", "abc", "cana-abcdef.ci.commoninternet.net",
+                new RunResults.Upgrade("1.0.0+1.36.0", "1.1.0+1.36.1", "upgrade from 1.0.0+1.36.0")), 0, "1",
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), new RunResults.Evidence(true, List.of(secret), Map.of()));
+        Files.createDirectories(runDir.resolve("logs/upgrade"));
+        Files.createDirectories(runDir.resolve("logs/install"));
+        Files.writeString(runDir.resolve("logs/upgrade/app.log"), "");
+        Files.writeString(runDir.resolve("logs/install/app.log"), "");
+        Files.writeString(runDir.resolve("run.log"), String.join("\n",
+                "12:00:00.000 INFO  [canary] RunProgress - >> canary install started at +0:04",
+                "12:00:01.000 INFO  [canary] RunProgress - << canary install done in 1.0 s (at +0:05)",
+                "12:00:01.100 INFO  [canary] RunProgress - >> canary upgrade started at +0:05",
+                "12:00:01.200 INFO  [canary] SwarmDriver - deploying cana-abcdef_ci_commoninternet_net (the judged compose of compose.yml)",
+                "12:00:01.300 INFO  [canary] SwarmConvergence - stack cana-abcdef_ci_commoninternet_net: app: 0/1 running"
+                        + " (last task error: task: non-zero exit (1)), password " + secret,
+                "12:00:02.000 INFO  [canary] RunProgress - << canary upgrade FAILED after 0.9 s (at +0:06)",
+                "12:00:02.100 INFO  [canary] RunProgress - >> canary backup started at +0:06", ""));
+
+        RunResults.write(runDir, run, record);
+
+        String report = Files.readString(runDir.resolve(RunReport.HTML));
+        assertThat(report).contains("<title>canary: level 1", "<h1>canary 1.1.0+1.36.1</h1>",
+                "The service logs of the upgrade are empty (logs/upgrade/app.log). What ccci logged of it instead:",
+                "the end of run.log, its lines of the upgrade", "canary upgrade started at +0:05",
+                "deploying cana-abcdef_ci_commoninternet_net", "last task error: task: non-zero exit (1)",
+                "canary upgrade FAILED after 0.9 s").doesNotContain("canary install started", "canary backup started",
+                "the end of logs/upgrade/app.log", secret, "1.0.0+1.36.0</h1>");
+        assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("### ccci: `canary` `1.1.0+1.36.1` — level 1, failed");
+        assertThat(RunResults.summary(run, record, "here", "0123456789abcdef").get(1)).startsWith(
+                "recipe canary 1.1.0+1.36.1 (pr 0, ref abc), run 1, app cana-abcdef.ci.commoninternet.net, upgraded from 1.0.0+1.36.0");
+        // a log that says something stays the evidence
+        Files.writeString(runDir.resolve("logs/upgrade/app.log"), "app.1 nginx: [emerg] unknown directive\n");
+        RunResults.write(runDir, run, record);
+        assertThat(runDir.resolve(RunReport.HTML)).content().contains("the end of logs/upgrade/app.log", "[emerg] unknown directive")
+                .doesNotContain("its lines of the upgrade", "What ccci logged of it instead");
+    }
+
     /** Whether {@code text} holds a character no sink may carry raw: a control but tab and newline, a format or separator character. */
     private static boolean holdsAControl(String text) {
         return text.codePoints().anyMatch(c -> c != '\t' && c != '\n' && (Character.getType(c) == Character.CONTROL

@@ -258,19 +258,49 @@ class SeveralRecipesEndToEndTest {
             Path canary = run.dir("custom-html-broken");
             JsonNode results = new ObjectMapper().readTree(canary.resolve("results.json").toFile());
             shown = browser.visibleText(canary.resolve("report.html"));
-            assertThat(shown).contains("level 1", "failed", "Where it broke", "upgrade > moved-to-head",
-                    "level 1, not 2: upgrade fail — upgrade > moved-to-head: ",
+            // said in the maintainer's words: the head under test in the title, the check's sentence in the recipe's terms
+            assertThat(shown).contains("custom-html-broken 1.1.0+1.36.1", "level 1", "failed", "Where it broke",
+                    "upgrade > moved-to-head", "level 1, not 2: upgrade fail — upgrade > moved-to-head: the upgrade left"
+                            + " 1.0.0+1.36.0 running with the same images; the head under test is 1.1.0+1.36.1,",
                     "Upgrade: from " + results.get("upgrade").get("base").asText() + " to "
                             + results.get("upgrade").get("head").asText() + ".",
                     "Checks: " + results.get("tests").size() + " in all: " + results.get("counts").get("passed") + " passed, 1 failed, ",
                     "sandbox runtime", results.get("environment").get("default_runtime").asText());
             assertThat(browser.hrefsOf("tr.check:has(td.failed) td.logs a")).containsExactly("logs/upgrade/app.log");
             assertThat(canary.resolve("logs/upgrade/app.log")).isRegularFile();
-            assertThat(browser.textOf("tr.check:has(td.failed) + tr.evidence")).contains("the end of logs/upgrade/app.log");
+            // the busybox app logs nothing: its empty log gives way to what ccci logged of the upgrade
+            assertThat(browser.textOf("tr.check:has(td.failed) + tr.evidence")).contains(
+                    "The service logs of the upgrade are empty (logs/upgrade/app.log).", "the end of run.log, its lines of the upgrade",
+                    "custom-html-broken upgrade started", "deploying " + AppNaming.stackName(run.domains.get("custom-html-broken")));
             browser.assertReadableOnEveryScreen("e2e-all-report-custom-html-broken", SCREENSHOTS);
-            assertThat(canary.resolve("summary.md")).content().contains("level 1, failed", "**Failing checks**",
-                    "`upgrade > moved-to-head`");
+            assertThat(canary.resolve("summary.md")).content().contains("### ccci: `custom-html-broken` `1.1.0+1.36.1`",
+                    "level 1, failed", "**Failing checks**", "`upgrade > moved-to-head`: `the upgrade left 1.0.0+1.36.0 running");
         }
+    }
+
+    /** AssertJ's phrasing, an Optional's and a record's toString: what no maintainer-facing text of a built-in check carries. */
+    private static final Pattern NOT_WORDS = Pattern.compile("Expecting actual|Optional\\[|\\b[A-Z][A-Za-z0-9]*\\[[a-z][A-Za-z0-9]*=");
+
+    /** Every run's report.html, summary.md, results.json and RUN SUMMARY, the canary's red one included, in words. */
+    @Test
+    void noRunsReportSummaryResultsOrRunSummaryCarriesAssertJsPhrasingOrJavasToString() throws Exception {
+        AllBundled run = AllBundled.run();
+        for (String recipe : run.domains.keySet()) {
+            String log = run.runLog(recipe);
+            int summary = log.indexOf("== RUN SUMMARY ");
+            assertThat(summary).as(summary(recipe)).isNotNegative();
+            Map<String, String> texts = Map.of("RUN SUMMARY", log.substring(summary), "results.json", run.results(recipe),
+                    "report.html", Files.readString(run.dir(recipe).resolve("report.html")),
+                    "summary.md", Files.readString(run.dir(recipe).resolve("summary.md")));
+            texts.forEach((what, text) -> {
+                Matcher leak = NOT_WORDS.matcher(text);
+                assertThat(leak.find() ? text.substring(Math.max(0, leak.start() - 200), Math.min(text.length(), leak.end() + 200))
+                        : "").as("%s of %s", what, recipe).isEmpty();
+            });
+        }
+        assertThat(run.runLog("custom-html-broken")).contains("recipe custom-html-broken 1.1.0+1.36.1 (pr ",
+                "upgrade > moved-to-head: failed — the upgrade left 1.0.0+1.36.0 running with the same images; the head under"
+                        + " test is 1.1.0+1.36.1, but its compose.yml still labels the version 1.0.0+1.36.0");
     }
 
     @Test
