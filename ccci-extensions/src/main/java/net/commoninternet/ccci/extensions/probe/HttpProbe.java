@@ -120,6 +120,16 @@ public final class HttpProbe implements AutoCloseable {
         container(stack);
     }
 
+    /**
+     * Starts the stack's probe container and waits (bounded) until its start has ended: the
+     * anchor of the run's network ({@code RunNetwork.anchoredBy}), running before anything else
+     * joins the network, so nothing can leave it while the probe starts. A start that failed is
+     * said at the first probe, as {@link #prepare}'s.
+     */
+    public void anchor(String stack) {
+        container(stack).awaitStart();
+    }
+
     private ProbeContainer container(String stack) {
         synchronized (containers) {
             if (closed) {

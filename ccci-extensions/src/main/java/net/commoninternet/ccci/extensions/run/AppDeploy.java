@@ -19,7 +19,6 @@ import net.commoninternet.ccci.extensions.probe.AppProbes;
 import net.commoninternet.ccci.extensions.probe.ContainerExec;
 import net.commoninternet.ccci.extensions.probe.MountedSecrets;
 import net.commoninternet.ccci.extensions.recipe.App;
-import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.recipe.Checkout;
 import net.commoninternet.ccci.extensions.results.AppPictures;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
@@ -71,12 +70,6 @@ final class AppDeploy {
     Deployment deploy(Prepared prepared, RunTools tools) throws Exception {
         RunTimeline timeline = run.timeline();
         Checkout checkout = prepared.checkout();
-        // the run's network, and on it the app's probe container before anything else: from before the first deploy
-        // to the teardown the probe anchors the network on this node, so no container's start on it overlaps the
-        // last one's leaving, the engine's overlay race (a refused start can leave an attachment that keeps the
-        // network from being removed: ProbeContainerOverlayRaceTest)
-        tools.driver().network().create(tools.docker().client());
-        tools.http().prepare(AppNaming.stackName(checkout.domain()));
         Dependencies deps = run.keys().deps().isEmpty() ? coldDeps.deploy(checkout.ref())
                 : timeline.time("dependencies", () -> coldDeps.deploy(checkout.ref()));
         timeline.time("deploy", () -> {
@@ -89,6 +82,8 @@ final class AppDeploy {
                     means.guards()::stopAlone);
             means.threads().start("ccci-disk-watch", watch::watch);
             tools.driver().deploy(app);
+            // the one probe container of the app, if the run's network did not start it already (RunNetwork.anchoredBy)
+            tools.http().prepare(app.stack());
             return null;
         });
         // the app's browser, when the run pictures its page (AppPictures), begun once the app's own tasks

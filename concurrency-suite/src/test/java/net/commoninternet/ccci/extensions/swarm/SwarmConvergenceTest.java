@@ -269,7 +269,7 @@ class SwarmConvergenceTest {
         HeldClock windows = new HeldClock();
         client.createServiceCmd(spec(1, TERMINATES_ON_TERM, "1")).exec();
         // the 4 s wait below must start from a running task: a loaded machine can take longer to start it
-        awaitARunningTask("1");
+        awaitATask(TaskState.RUNNING, "1");
         AtomicInteger told = new AtomicInteger();
 
         SwarmConvergence.Report report = new SwarmConvergence(docker, windows).await(STACK, Duration.ofSeconds(4), null, () -> {
@@ -430,18 +430,14 @@ class SwarmConvergenceTest {
 
     /** Waits until swarm recorded a failed task of the service's spec {@code GEN=generation}. */
     private void awaitAFailedTask(String generation) {
-        Awaitility.await("a failed task of generation " + generation).atMost(WAIT)
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> client.listTasksCmd().withServiceFilter(SERVICE).exec().stream()
-                        .anyMatch(t -> t.getStatus().getState() == TaskState.FAILED
-                                && t.getSpec().getContainerSpec().getEnv().contains("GEN=" + generation)));
+        awaitATask(TaskState.FAILED, generation);
     }
 
-    private void awaitARunningTask(String generation) {
-        Awaitility.await("a running task of generation " + generation).atMost(WAIT)
+    private void awaitATask(TaskState state, String generation) {
+        Awaitility.await("a task of generation " + generation + " in state " + state).atMost(WAIT)
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> client.listTasksCmd().withServiceFilter(SERVICE).exec().stream()
-                        .anyMatch(t -> t.getStatus().getState() == TaskState.RUNNING
+                        .anyMatch(t -> t.getStatus().getState() == state
                                 && t.getSpec().getContainerSpec().getEnv().contains("GEN=" + generation)));
     }
 
