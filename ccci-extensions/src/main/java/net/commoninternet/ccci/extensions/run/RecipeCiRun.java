@@ -56,6 +56,12 @@ public final class RecipeCiRun implements RunLifecycle {
         headStart.begin();
     }
 
+    /** A command this JVM began: the engine answers its rerun with no run, so {@link #beginPlan} never sees it. */
+    @Override
+    public boolean ranInThisJvm(String runId) {
+        return BEGUN.contains(runId);
+    }
+
     @Override
     public void beginPlan(RunPlan plan) throws Exception {
         if (!BEGUN.add(plan.runId())) {

@@ -82,12 +82,15 @@ public final class BackupTier implements TierPlugin {
         return Optional.empty();
     }
 
-    /** The recipe's BACKUP_VERIFY probe passes, within 3 tries. */
+    /**
+     * The recipe's BACKUP_VERIFY probe passes: one try, which the engine repeats as it repeats any
+     * failed check ({@code ccci.check-attempts}), so a probe that passes on a later try reads flaky.
+     */
     private static void verified(TierContext tier) throws InterruptedException {
         CiKeys.Probe probe = tier.keys().backupVerify().orElseThrow(() -> Skipped.structural(
                 "the recipe sets no BACKUP_VERIFY"));
-        Probes.Outcome outcome = tier.live().probes().retry(probe, 3);
-        assertThat(outcome.ok()).as("BACKUP_VERIFY %s (3 tries): %s", probe, outcome.detail()).isTrue();
+        Probes.Outcome outcome = tier.live().probes().retry(probe, 1);
+        assertThat(outcome.ok()).as("BACKUP_VERIFY %s: %s", probe, outcome.detail()).isTrue();
     }
 
     private static void snapshotCreated(TierContext tier) {
