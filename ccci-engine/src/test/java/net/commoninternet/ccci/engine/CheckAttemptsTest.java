@@ -53,13 +53,21 @@ class CheckAttemptsTest {
         return run(selectClass(Anchor.class), attempts, allowFlaky);
     }
 
-    /** The flaky check alone (by its unique id, as an IDE reruns it): the only failure of its tier. */
+    /**
+     * The flaky check and the one that skips (by their unique ids, as an IDE reruns them): the flaky one
+     * is the only failure of its tier, and a skip beside it is none.
+     */
     private EngineExecutionResults runFlakyAlone(String attempts, String allowFlaky) {
-        return run(selectUniqueId("[engine:ccci]/[recipe:flaky]/[tier:custom]/[check:failsOneTimeInTwo]"), attempts, allowFlaky);
+        return run(new DiscoverySelector[] {selectUniqueId("[engine:ccci]/[recipe:flaky]/[tier:custom]/[check:skipsOnce]"),
+                selectUniqueId("[engine:ccci]/[recipe:flaky]/[tier:custom]/[check:failsOneTimeInTwo]")}, attempts, allowFlaky);
     }
 
     private EngineExecutionResults run(DiscoverySelector selector, String attempts, String allowFlaky) {
-        return EngineTestKit.engine(CcciTestEngine.ID).selectors(selector)
+        return run(new DiscoverySelector[] {selector}, attempts, allowFlaky);
+    }
+
+    private EngineExecutionResults run(DiscoverySelector[] selectors, String attempts, String allowFlaky) {
+        return EngineTestKit.engine(CcciTestEngine.ID).selectors(selectors)
                 .configurationParameter(Constants.RECIPES, recipes.toString())
                 .configurationParameter(Constants.RECIPE, "flaky")
                 .configurationParameter(Constants.STAGES, "custom")
@@ -104,6 +112,7 @@ class CheckAttemptsTest {
                         + " GET / answered 502 (try 1))") && m.contains("-Dccci.allow-flaky=true")))));
         assertThat(RecordingLifecycle.lastRecord).anyMatch(r -> r.tier() == Tier.CUSTOM && r.check() == null
                 && r.status() == Status.FAILED && r.message().startsWith("flaky: failsOneTimeInTwo"));
+        assertThat(TestCustomizations.Flaky.TRIES.get("skipsOnce").get()).as("the skip beside it ran").isEqualTo(1);
         // the tier's operation ran once: only the checks were tried again
         assertThat(RecordingLifecycle.EVENTS).containsOnlyOnce("operate custom");
     }

@@ -24,6 +24,7 @@ import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;
 import org.junit.platform.engine.support.hierarchical.ThrowableCollector;
+import org.opentest4j.TestAbortedException;
 
 /** One tier of a run: its operation runs once in {@link #execute}, then its checks. */
 @API(status = API.Status.INTERNAL)
@@ -181,8 +182,9 @@ public final class TierDescriptor extends AbstractTestDescriptor implements Node
      */
     private Optional<AssertionError> flakyNotAllowed(CcciExecutionContext context) {
         List<String> flaky = context.tier().flaky();
-        if (flaky.isEmpty() || context.checkAttempts().allowFlaky() || context.tier().failure() != null) {
-            return Optional.empty(); // allowed, or the tier failed already
+        Throwable before = context.tier().failure();
+        if (flaky.isEmpty() || context.checkAttempts().allowFlaky() || (before != null && !(before instanceof TestAbortedException))) {
+            return Optional.empty(); // allowed, or the tier failed already (a skip is no failure)
         }
         AssertionError failure = new AssertionError("flaky: " + String.join("; ", flaky) + ". This host does not let a"
                 + " flaky check pass its tier: fix the flake, or set -D" + Constants.ALLOW_FLAKY + "=true on the host.");
