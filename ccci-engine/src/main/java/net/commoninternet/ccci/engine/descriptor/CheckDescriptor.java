@@ -118,9 +118,11 @@ public final class CheckDescriptor extends AbstractTestDescriptor implements Nod
             } catch (Throwable t) {
                 stoppedAtFailure = context.stopped();
                 reported = Redaction.of(t, context.run()::redact);
-                tries.add(new RunRecord.Attempt(attempt, bound, RunRecord.Status.FAILED, reported.getMessage()));
+                if (!(t instanceof TestAbortedException)) { // a skip is no failed try: the tries before it are kept
+                    tries.add(new RunRecord.Attempt(attempt, bound, RunRecord.Status.FAILED, reported.getMessage()));
+                }
                 if (attempt >= bound || !worthAnotherTry(t) || context.stopped().isPresent()) {
-                    attempts = t instanceof TestAbortedException ? List.of() : List.copyOf(tries);
+                    attempts = List.copyOf(tries);
                     context.tier().failed(reported);
                     throw Redaction.rethrow(reported);
                 }
