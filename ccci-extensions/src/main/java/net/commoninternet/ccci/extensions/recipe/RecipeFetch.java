@@ -354,6 +354,18 @@ public final class RecipeFetch {
     }
 
     /**
+     * A tree of its own at {@code commit} (a release tag's target) beside {@code tree}, sharing its
+     * objects: an upgrade run of another base deploys from it and moves it to the head in place,
+     * never touching the run's own tree. Judged as every checkout is ({@link #moveTo}).
+     */
+    public void copyAt(Fetched tree, Path target, String commit) throws IOException, InterruptedException {
+        Files.createDirectories(target.getParent());
+        stdout(whole(null, "clone", "--quiet", "--shared", "--no-checkout", "--", tree.dir().toString(), target.toString()),
+                "the copy of " + tree.dir().getFileName() + " for " + target.getFileName());
+        moveTo(target, commit);
+    }
+
+    /**
      * The files at the top of the tree as {@code commit} (a release tag's target) holds them, whose
      * names {@code wanted} accepts, each whole, by name; the tree stays where it is. Two children: the
      * listing, then every file at once (names as arguments, never part of the script's text). The

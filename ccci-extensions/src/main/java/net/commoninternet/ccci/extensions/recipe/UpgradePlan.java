@@ -27,6 +27,12 @@ public record UpgradePlan(String headCommit, Optional<String> headVersion, Optio
                 List.of(new UpgradeBases.Base(b.text(), Optional.empty(), List.of())))).orElse(UpgradeBases.NONE));
     }
 
+    /** The same upgrade from {@code base} alone: an upgrade run of the matrix. */
+    public UpgradePlan from(UpgradeBases.Base base) {
+        return new UpgradePlan(headCommit, headVersion, headRelease, "upgrade from " + base.release(),
+                new UpgradeBases(bases.from(), List.of(base)));
+    }
+
     /** The release deployed first for the run's own tiers: the previous one, the first of the bases. */
     public Optional<RecipeVersion> base() {
         return bases.bases().isEmpty() ? Optional.empty() : RecipeVersion.parse(bases.bases().get(0).release());

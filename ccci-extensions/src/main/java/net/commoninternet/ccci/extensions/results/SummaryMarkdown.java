@@ -60,6 +60,7 @@ final class SummaryMarkdown {
                         + (test.get("message") == null ? "failed" : code(Standing.oneLine((String) test.get("message")))));
             }
         }
+        lines.addAll(new UpgradeMatrixView(results).markdown());
         lines.add("");
         lines.add("checks: " + Standing.describe((Map<String, Object>) results.get("counts"))
                 + (upgrade.get("base") == null ? "" : "; upgrade from " + code(upgrade.get("base"))
