@@ -44,8 +44,8 @@ import org.slf4j.LoggerFactory;
  * the fetch's objects), one deploy of the base, then UPGRADE's operation and checks against it, and
  * its teardown in {@code finally} before its claim goes. A base that does not deploy here (its images
  * gone, refused by the policy, never converged) is a skip with the reason, never a failure: only the
- * upgrade itself is judged. Runs on a thread of the run's; a stop interrupts it, and the teardown
- * still runs whole.
+ * upgrade itself is judged. Runs on a thread of the run's; a stop interrupts it until its teardown
+ * begins ({@link #stop}), and the teardown then runs whole.
  */
 final class BaseUpgrade {
 
@@ -58,6 +58,12 @@ final class BaseUpgrade {
     private final UpgradeBases.Base base;
     /** The secret values of the base's app, for the run's results to mask. */
     private final List<String> secrets = new ArrayList<>();
+    /** What the base's teardown could not remove: the run's teardown is not clean then. */
+    private final List<String> left = new ArrayList<>();
+    /** Guarded by this: the thread trying the base, whether its teardown began, whether the run stopped the matrix. */
+    private Thread runner;
+    private boolean tearingDown;
+    private boolean stopped;
 
     BaseUpgrade(LifecycleContext run, RunMeans means, AppDomainLease leases, SwarmPhases.Made made, UpgradeBases.Base base) {
         this.run = run;
@@ -67,15 +73,38 @@ final class BaseUpgrade {
         this.base = base;
     }
 
+    /** What the base's teardown could not remove (empty: clean, or it never made an app). */
+    synchronized List<String> left() {
+        return List.copyOf(left);
+    }
+
     /** The secret values the base's app had: masked in the run's results. */
     synchronized Collection<String> secretValues() {
         return List.copyOf(secrets);
+    }
+
+    /**
+     * The run stopped the matrix: a base not begun never begins, one under way is interrupted, and
+     * one whose teardown began is left to finish it (an interrupt there would cut the removal short).
+     */
+    synchronized void stop() {
+        stopped = true;
+        if (runner != null && !tearingDown) {
+            runner.interrupt();
+        }
     }
 
     /** The base's cell: never throws; the app it made is gone when it returns (or its removal failed and said so). */
     UpgradeCell upgrade() {
         if (base.skip().isPresent()) {
             return cell(UpgradeCell.Status.SKIP, base.skip().get(), List.of());
+        }
+        synchronized (this) {
+            if (stopped) {
+                return cell(UpgradeCell.Status.SKIP, "the run ended before the upgrade from " + base.release() + " was tried",
+                        List.of());
+            }
+            runner = Thread.currentThread();
         }
         RunSettings settings = run.settings();
         Prepared prepared = made.prepared();
@@ -197,15 +226,25 @@ final class BaseUpgrade {
      * janitor reaps whatever a failed removal left.
      */
     private void teardown(String domain, HttpProbe http, Deployment live, DomainClaim claim, RunState state) {
-        boolean stopped = Thread.interrupted();
+        synchronized (this) {
+            tearingDown = true; // no stop interrupts this thread from here on
+        }
+        boolean interrupted = Thread.interrupted();
         try {
             http.close();
             if (live != null) {
                 live.endCommands();
             }
-            List<String> left = made.tools().driver().remove(domain);
-            LOG.info("== teardown of {} (upgrade from {}): {} ==", domain, base.release(), left.isEmpty() ? "clean" : "left " + left);
+            List<String> remaining = made.tools().driver().remove(domain);
+            synchronized (this) {
+                left.addAll(remaining);
+            }
+            LOG.info("== teardown of {} (upgrade from {}): {} ==", domain, base.release(), remaining.isEmpty() ? "clean"
+                    : "left " + remaining);
         } catch (Exception e) {
+            synchronized (this) {
+                left.add("app " + domain + " (" + e + ")");
+            }
             LOG.warn("removing {} (upgrade from {}) failed: {}", domain, base.release(), e.toString());
         } finally {
             claim.release();
@@ -214,7 +253,7 @@ final class BaseUpgrade {
             } catch (java.io.IOException e) {
                 LOG.warn("the state files of the upgrade from {} stay: {}", base.release(), e.toString());
             }
-            if (stopped) {
+            if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }

@@ -296,6 +296,7 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
             }
             left.addAll(RunHelpers.leftBy(depsLeft));
             cells = matrix.await();
+            left.addAll(matrix.left());
             clean = left.isEmpty();
             LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
         } finally {

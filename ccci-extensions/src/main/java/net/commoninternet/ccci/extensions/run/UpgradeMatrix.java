@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * <p>Resource: each base's app domain. Invariant: a base's app is created only under its own claim
  * (flock and lease), and is removed before the run's results are written and before the run's own
  * claim goes (the run awaits the matrix in its teardown). Lock order: the run's own domain, then a
- * base's; nothing takes them the other way. A stop interrupts every worker: the base being tried is
- * torn down whole, and no further base starts.
+ * base's; nothing takes them the other way. A stop interrupts each base under way until its
+ * teardown begins: the base being tried is torn down whole, and no further base starts.
  */
 final class UpgradeMatrix {
 
@@ -63,8 +63,7 @@ final class UpgradeMatrix {
             boolean ownsSlot = i > 0;
             matrix.workers.add(means.threads().start("ccci-upgrade-from-" + i, () -> {
                 try {
-                    for (BaseUpgrade next = queue.poll(); next != null && !Thread.currentThread().isInterrupted();
-                            next = queue.poll()) {
+                    for (BaseUpgrade next = queue.poll(); next != null; next = queue.poll()) {
                         UpgradeCell cell = next.upgrade();
                         matrix.cells.put(cell.base(), cell);
                     }
@@ -78,9 +77,9 @@ final class UpgradeMatrix {
         return matrix;
     }
 
-    /** Stops every base's upgrade: each worker is interrupted, tears down the base it is on and starts no other. */
+    /** Stops every base's upgrade: the one under way tears down what it made, none not begun starts ({@link BaseUpgrade#stop}). */
     void stop() {
-        workers.forEach(Thread::interrupt);
+        upgrades.forEach(BaseUpgrade::stop);
     }
 
     /**
@@ -108,6 +107,13 @@ final class UpgradeMatrix {
                     base.skip().orElse("the run ended before the upgrade from " + base.release() + " was tried"), List.of(),
                     base.actions())));
         }
+        return all;
+    }
+
+    /** What the bases' teardowns could not remove, once {@link #await} returned. */
+    List<String> left() {
+        List<String> all = new ArrayList<>();
+        upgrades.forEach(u -> all.addAll(u.left()));
         return all;
     }
 
