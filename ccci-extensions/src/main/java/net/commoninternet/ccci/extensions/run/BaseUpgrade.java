@@ -60,6 +60,8 @@ final class BaseUpgrade {
     private final List<String> secrets = new ArrayList<>();
     /** What the base's teardown could not remove: the run's teardown is not clean then. */
     private final List<String> left = new ArrayList<>();
+    /** The base's verdict, once known: before its teardown, which goes on beside the run's own. */
+    private final java.util.concurrent.CompletableFuture<UpgradeCell> verdict = new java.util.concurrent.CompletableFuture<>();
     /** Guarded by this: the thread trying the base, whether its teardown began, whether the run stopped the matrix. */
     private Thread runner;
     private boolean tearingDown;
@@ -71,6 +73,16 @@ final class BaseUpgrade {
         this.leases = leases;
         this.made = made;
         this.base = base;
+    }
+
+    /** The release this upgrade starts from. */
+    String release() {
+        return base.release();
+    }
+
+    /** The base's verdict, known before its app is torn down. */
+    java.util.concurrent.CompletableFuture<UpgradeCell> verdict() {
+        return verdict;
     }
 
     /** What the base's teardown could not remove (empty: clean, or it never made an app). */
@@ -270,6 +282,8 @@ final class BaseUpgrade {
 
     private UpgradeCell cell(UpgradeCell.Status status, String reason, List<RunRecord.Row> rows) {
         LOG.info("== upgrade from {}: {}{} ==", base.release(), status.json(), reason.isEmpty() ? "" : " (" + reason + ")");
-        return new UpgradeCell(base.release(), status, reason, rows, base.actions());
+        UpgradeCell cell = new UpgradeCell(base.release(), status, reason, rows, base.actions());
+        verdict.complete(cell);
+        return cell;
     }
 }

@@ -227,13 +227,14 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
     }
 
     /**
-     * The upgrades from the other bases, once all ended: a failed one is a failed UPGRADE row of the
+     * The upgrades from the other bases, once each has its verdict: a failed one is a failed UPGRADE row of the
      * run's (its rung holds only if every base's upgrade passed) and fails the run naming the base; a
      * skip is neither.
      */
-    private void requireEveryBaseUpgraded() {
+    private void requireEveryBaseUpgraded() throws Exception {
         List<String> failed = new ArrayList<>();
-        for (UpgradeCell cell : matrix.await()) {
+        // the verdicts alone: each base's teardown goes on beside the run's own, which awaits it
+        for (UpgradeCell cell : matrix.verdicts()) {
             if (cell.status() == UpgradeCell.Status.FAIL) {
                 run.record().add(RunRecord.Row.failed(Tier.UPGRADE, "from " + cell.base(), cell.reason()));
                 failed.add(cell.base() + " (" + cell.reason() + ")");

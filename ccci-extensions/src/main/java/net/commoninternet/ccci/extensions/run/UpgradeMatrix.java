@@ -64,7 +64,15 @@ final class UpgradeMatrix {
             matrix.workers.add(means.threads().start("ccci-upgrade-from-" + i, () -> {
                 try {
                     for (BaseUpgrade next = queue.poll(); next != null; next = queue.poll()) {
-                        UpgradeCell cell = next.upgrade();
+                        UpgradeCell cell;
+                        try {
+                            cell = next.upgrade();
+                        } catch (RuntimeException | Error e) {
+                            // never a base without a verdict: the run waits for every one
+                            cell = new UpgradeCell(next.release(), UpgradeCell.Status.FAIL, "the upgrade from " + next.release()
+                                    + " broke: " + e, List.of(), List.of());
+                            next.verdict().complete(cell);
+                        }
                         matrix.cells.put(cell.base(), cell);
                     }
                 } finally {
@@ -80,6 +88,19 @@ final class UpgradeMatrix {
     /** Stops every base's upgrade: the one under way tears down what it made, none not begun starts ({@link BaseUpgrade#stop}). */
     void stop() {
         upgrades.forEach(BaseUpgrade::stop);
+    }
+
+    /**
+     * Every base's verdict, in the plan's order, once each is known: the bases' teardowns may still go
+     * on (beside the run's own), {@link #await} waits for them. Interruptible: a stop ends the wait,
+     * and the run's teardown then stops and awaits the bases.
+     */
+    List<UpgradeCell> verdicts() throws Exception {
+        List<UpgradeCell> all = new ArrayList<>();
+        for (BaseUpgrade upgrade : upgrades) {
+            all.add(net.commoninternet.ccci.extensions.waits.Waits.interruptibly(upgrade.verdict()));
+        }
+        return all;
     }
 
     /**
