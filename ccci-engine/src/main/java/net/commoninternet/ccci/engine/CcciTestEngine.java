@@ -128,8 +128,11 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
     /** The runs of a plan of several recipes in parallel (ccci.parallel.*); one run on the calling thread. */
     @Override
     protected HierarchicalTestExecutorService createExecutorService(ExecutionRequest request) {
-        return ParallelExecution.executorFor(((CcciEngineDescriptor) request.getRootTestDescriptor()).runs().size(),
+        CcciEngineDescriptor root = (CcciEngineDescriptor) request.getRootTestDescriptor();
+        HierarchicalTestExecutorService executor = ParallelExecution.executorFor(root.runs().size(),
                 request.getConfigurationParameters());
+        root.spareSlots(ParallelExecution.spareOf(executor, request.getConfigurationParameters()));
+        return executor;
     }
 
     @Override

@@ -18,6 +18,7 @@ public final class RunPlan {
     private final String runId;
     private final List<RunSettings> runs;
     private final Attachments attachments;
+    private final SpareSlots spare;
 
     /** Where a file attached to a node of the test report goes: that node's output directory. */
     @FunctionalInterface
@@ -31,9 +32,20 @@ public final class RunPlan {
      * @param attachments where {@link #attach} puts a file: the plan's root node of the test report
      */
     public RunPlan(String runId, List<RunSettings> runs, Attachments attachments) {
+        this(runId, runs, attachments, SpareSlots.NONE);
+    }
+
+    /** @param spare the command's run slots no run holds, for a run's extra work ({@link SpareSlots}) */
+    public RunPlan(String runId, List<RunSettings> runs, Attachments attachments, SpareSlots spare) {
         this.runId = Objects.requireNonNull(runId);
         this.runs = List.copyOf(runs);
         this.attachments = Objects.requireNonNull(attachments);
+        this.spare = Objects.requireNonNull(spare);
+    }
+
+    /** The command's run slots no run holds right now. */
+    public SpareSlots spare() {
+        return spare;
     }
 
     public String runId() {

@@ -32,11 +32,18 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
      * @param pr the pull request number, 0 for none
      * @param ref the git ref under test, or null for the recipe's checked-out HEAD
      * @param runId the run id (Drone build number, or {@code manual-<pid>})
+     * @param upgradeFrom the releases the run upgrades from ({@code ccci.upgrade-from})
      */
-    public record Subject(String recipe, int pr, String ref, String runId) {
+    public record Subject(String recipe, int pr, String ref, String runId, UpgradeFrom upgradeFrom) {
         public Subject {
             Objects.requireNonNull(recipe, "recipe");
             Objects.requireNonNull(runId, "runId");
+            Objects.requireNonNull(upgradeFrom, "upgradeFrom");
+        }
+
+        /** Upgrading from the previous release alone. */
+        public Subject(String recipe, int pr, String ref, String runId) {
+            this(recipe, pr, ref, runId, UpgradeFrom.PREVIOUS);
         }
     }
 
@@ -235,7 +242,8 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
 
     /** The same settings under another run id (a run of a plan of several is {@code <run id>-<recipe>}). */
     public RunSettings withRunId(String runId) {
-        return new RunSettings(new Subject(subject.recipe(), subject.pr(), subject.ref(), runId), stages, driver, paths, options);
+        return new RunSettings(new Subject(subject.recipe(), subject.pr(), subject.ref(), runId, subject.upgradeFrom()), stages,
+                driver, paths, options);
     }
 
     public String runId() {

@@ -21,6 +21,7 @@ import net.commoninternet.ccci.engine.descriptor.RecipeRunDescriptor;
 import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import net.commoninternet.ccci.lifecycle.RunBudget;
 import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.lifecycle.UpgradeFrom;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -213,6 +214,23 @@ class EngineDiscoveryTest {
                 .options().trust().hookTimeout()).hasSeconds(3);
         assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).options().trust().hookTimeout())
                 .isEqualTo(RunSettings.HostTrust.DEFAULT_HOOK_TIMEOUT).hasMinutes(10);
+    }
+
+    /** ccci.upgrade-from: a known key, its four forms read, anything else one sentence naming the forms. */
+    @Test
+    void theUpgradeBasesAreReadInTheirFourFormsAndDefaultToThePreviousRelease() {
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).subject().upgradeFrom())
+                .isEqualTo(UpgradeFrom.PREVIOUS);
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.UPGRADE_FROM, "last:3"))
+                .subject().upgradeFrom()).isEqualTo(new UpgradeFrom(UpgradeFrom.Kind.LAST, 3, List.of()));
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.UPGRADE_FROM, "ALL"))
+                .subject().upgradeFrom().kind()).isEqualTo(UpgradeFrom.Kind.ALL);
+        assertThat(settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.UPGRADE_FROM,
+                "1.0.0+1.25, 1.1.0+1.25")).subject().upgradeFrom().releases()).containsExactly("1.0.0+1.25", "1.1.0+1.25");
+        for (String bad : List.of("last:0", "last:21", "last:x", "", "1.0.0,--upload-pack=x", "../1.0.0", "1.0.0,,1.1.0")) {
+            assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.UPGRADE_FROM, bad))
+                    .message()).as(bad).startsWith(Constants.UPGRADE_FROM + "='").contains("pass previous (the default), last:N");
+        }
     }
 
     /** The host's bounds on a run: each within its range (zero, or one too large, would disable it), defaults as documented. */

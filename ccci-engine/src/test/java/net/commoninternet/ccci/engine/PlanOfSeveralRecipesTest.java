@@ -228,6 +228,28 @@ class PlanOfSeveralRecipesTest {
         }
     }
 
+    /**
+     * The slots a run's extra work (an upgrade from another base) may take beside it: the bound less
+     * the runs in flight, taken without waiting and given back. One run at parallelism 3 finds two; two
+     * runs in flight at once find one between them.
+     */
+    @Test
+    void aRunsExtraWorkTakesOnlyTheSlotsNoRunHolds() throws IOException {
+        for (String recipe : List.of("spare-a", "spare-b")) {
+            Files.createDirectories(recipes.resolve(recipe));
+        }
+        RecordingLifecycle.SPARE_TAKEN.clear();
+        RecordingLifecycle.meeting = new CyclicBarrier(1);
+        kit("spare-a", Constants.PARALLEL_PARALLELISM, "3").execute().containerEvents().assertStatistics(s -> s.failed(0));
+        assertThat(RecordingLifecycle.SPARE_TAKEN).containsExactly(2);
+
+        RecordingLifecycle.SPARE_TAKEN.clear();
+        RecordingLifecycle.meeting = new CyclicBarrier(2);
+        kit("spare-a,spare-b", Constants.PARALLEL_PARALLELISM, "3").execute().containerEvents().assertStatistics(s -> s.failed(0));
+        assertThat(RecordingLifecycle.SPARE_TAKEN).hasSize(2);
+        assertThat(RecordingLifecycle.SPARE_TAKEN.stream().mapToInt(Integer::intValue).sum()).isEqualTo(1);
+    }
+
     @Test
     void withParallelExecutionOffTheRunsGoOneAfterTheOther() {
         kit("demo,plain", Constants.PARALLEL_ENABLED, "false").execute();

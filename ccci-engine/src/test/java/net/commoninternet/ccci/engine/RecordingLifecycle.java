@@ -52,11 +52,16 @@ public final class RecordingLifecycle implements RunLifecycle {
     static volatile Semaphore slotRunEnds = new Semaphore(0);
     /** Why a run was stopped, per recipe, once a test double stopped it (recipes named {@code stopped-*}: INSTALL's first check). */
     static final Map<String, String> STOPS = new ConcurrentHashMap<>();
+    /** The plan the lifecycle was last handed, for its spare slots. */
+    static volatile RunPlan lastPlan;
+    /** Runs of recipes named {@code spare-*} meet, take what they can of the plan's spare slots, meet again, give them back. */
+    static final List<Integer> SPARE_TAKEN = new CopyOnWriteArrayList<>();
     /** Whether each run deployed its app, as the engine told it ({@code deploysApp}). */
     static final Map<String, Boolean> DEPLOYED = new ConcurrentHashMap<>();
 
     @Override
     public void beginPlan(RunPlan plan) {
+        lastPlan = plan;
         PLAN.add("begin " + plan.runId() + " " + plan.runs().stream().map(RunSettings::runId).toList()
                 + (plan.several() ? " several" : " one"));
     }
@@ -98,6 +103,16 @@ public final class RecordingLifecycle implements RunLifecycle {
         THREADS.add(run.recipe() + " run on " + Thread.currentThread().getName());
         if (run.recipe().startsWith("meet-")) {
             meeting.await(30, TimeUnit.SECONDS);
+        }
+        if (run.recipe().startsWith("spare-")) {
+            meeting.await(30, TimeUnit.SECONDS); // every spare- run in flight
+            int taken = lastPlan.spare().takeUpTo(5);
+            SPARE_TAKEN.add(taken);
+            try {
+                meeting.await(30, TimeUnit.SECONDS); // each took what it could before any gives back
+            } finally {
+                lastPlan.spare().release(taken);
+            }
         }
         if (run.recipe().startsWith("slot-")) {
             MOST_IN_FLIGHT.accumulateAndGet(IN_FLIGHT.incrementAndGet(), Math::max);

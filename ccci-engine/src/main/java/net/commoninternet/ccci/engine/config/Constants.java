@@ -195,6 +195,20 @@ public final class Constants {
     public static final String ALLOW_FLAKY = "ccci.allow-flaky";
 
     /**
+     * The releases the UPGRADE tier upgrades from: {@code previous} (the default: the release the upgrade
+     * plan picks, or the recipe's {@code UPGRADE_BASE_VERSION}), {@code last:N} (the N newest releases
+     * older than the head, stable ones before pre-releases, N from 1 to 20), {@code all}, or a
+     * comma-separated list of release tags. The previous release is always the first base (the one
+     * INSTALL and the other tiers run on); each other base is an upgrade run of its own (its own app
+     * domain, one deploy of the base and the upgrade), side by side with the run within
+     * {@link #PARALLEL_PARALLELISM}. A base that cannot be deployed here (no such release tag, its images
+     * gone, refused by the policy) is a skip with its reason; the upgrade rung holds only if every other
+     * base passed; what an operator upgrading from each base must do by hand is reported as findings
+     * (docs/tiers.md, "Upgrades from several releases").
+     */
+    public static final String UPGRADE_FROM = "ccci.upgrade-from";
+
+    /**
      * One run's share of the host's memory, in bytes or with a binary unit ({@code 8g}, {@code 512m});
      * default {@code 8g}, at least {@code 64m}. Judged on the resolved compose before the deploy: the
      * sum over the run's services of replicas (a global service: once per node of the swarm) times its

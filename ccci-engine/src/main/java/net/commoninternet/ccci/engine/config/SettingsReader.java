@@ -23,6 +23,7 @@ import net.commoninternet.ccci.lifecycle.DeployAllowance;
 import net.commoninternet.ccci.lifecycle.HostVariables;
 import net.commoninternet.ccci.lifecycle.RunBudget;
 import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.lifecycle.UpgradeFrom;
 import net.commoninternet.ccci.spi.Driver;
 import org.apiguardian.api.API;
 import org.junit.platform.engine.ConfigurationParameters;
@@ -210,14 +211,29 @@ public final class SettingsReader {
         RunBudget budget = budget();
         RunSettings.Bounds bounds = bounds();
         String probeImage = config.get(PROBE_IMAGE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_PROBE_IMAGE);
+        UpgradeFrom upgradeFrom = upgradeFrom();
         if (!problems.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId), stages, driver,
+        return Optional.of(new RunSettings(new RunSettings.Subject(recipe, pr, ref, runId, upgradeFrom), stages, driver,
                 new RunSettings.HostPaths(recipes, new RunSettings.Namespace(lockDir, domainSuffix), runsDir, abraDir, logFile),
                 new RunSettings.Options(Duration.ofSeconds(deadline), skipFetch, new RunSettings.HostTrust(approved, allowance,
                         Duration.ofSeconds(hookTimeout), unconfined, budget.withBounds(bounds)),
                         probeImage, lease)));
+    }
+
+    /** {@code ccci.upgrade-from}: which releases the run upgrades from; the previous one unless given. */
+    private UpgradeFrom upgradeFrom() {
+        Optional<String> raw = config.get(UPGRADE_FROM);
+        if (raw.isEmpty()) {
+            return UpgradeFrom.PREVIOUS;
+        }
+        return UpgradeFrom.parse(raw.get()).orElseGet(() -> {
+            problems.add(UPGRADE_FROM + "='" + printable(raw.get()) + "' names no upgrade bases: pass previous (the default),"
+                    + " last:N (the N newest releases older than the head, N from 1 to " + UpgradeFrom.MAX_LAST + "), all,"
+                    + " or a comma-separated list of release tags, for example -D" + UPGRADE_FROM + "=last:3.");
+            return UpgradeFrom.PREVIOUS;
+        });
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.Optional;
 import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
 import net.commoninternet.ccci.engine.extension.Plugins;
 import net.commoninternet.ccci.lifecycle.RunPlan;
+import net.commoninternet.ccci.lifecycle.SpareSlots;
 import org.apiguardian.api.API;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.EngineDescriptor;
@@ -23,10 +24,16 @@ public final class CcciEngineDescriptor extends EngineDescriptor implements Node
 
     private final Plugins plugins;
     private RunPlan plan;
+    private volatile SpareSlots spare = SpareSlots.NONE;
 
     public CcciEngineDescriptor(UniqueId uniqueId, Plugins plugins) {
         super(uniqueId, ENGINE_ID);
         this.plugins = plugins;
+    }
+
+    /** The command's run slots no run holds, for the plan: set once the executor is made, before the plan begins. */
+    public void spareSlots(SpareSlots spare) {
+        this.spare = spare;
     }
 
     public Plugins plugins() {
@@ -56,7 +63,7 @@ public final class CcciEngineDescriptor extends EngineDescriptor implements Node
         List<RecipeRunDescriptor> runs = runs();
         if (!runs.isEmpty()) {
             plan = new RunPlan(runs.get(0).commandRunId(), runs.stream().map(RecipeRunDescriptor::settings).toList(),
-                    context.attachments().to(this));
+                    context.attachments().to(this), spare);
             plugins.lifecycle().beginPlan(plan);
         }
         return context;

@@ -4,7 +4,9 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Semaphore;
 import net.commoninternet.ccci.engine.config.Constants;
+import net.commoninternet.ccci.lifecycle.SpareSlots;
 import org.apiguardian.api.API;
 import org.junit.platform.engine.ConfigurationParameters;
 import org.junit.platform.engine.support.config.PrefixedConfigurationParameters;
@@ -36,6 +38,18 @@ public final class ParallelExecution {
                     parallelism(config));
         }
         return new SameThreadHierarchicalTestExecutorService();
+    }
+
+    /**
+     * The slots of {@code executor}'s command no run holds, for a run's extra work: {@link RunSlots}'
+     * own; for runs one after another (one run, or {@code ccci.parallel.enabled=false}), the bound
+     * less the one run in flight.
+     */
+    public static SpareSlots spareOf(HierarchicalTestExecutorService executor, ConfigurationParameters config) {
+        if (executor instanceof RunSlots slots) {
+            return slots.spare();
+        }
+        return RunSlots.spareOf(new Semaphore(Math.max(0, parallelism(config) - 1), true));
     }
 
     static boolean enabled(ConfigurationParameters config) {

@@ -6,6 +6,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.engine.descriptor.RecipeRunDescriptor;
+import net.commoninternet.ccci.lifecycle.SpareSlots;
 import org.apiguardian.api.API;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.support.hierarchical.HierarchicalTestExecutorService;
@@ -42,6 +43,39 @@ public final class RunSlots implements HierarchicalTestExecutorService {
         this.pool = pool;
         this.bound = bound;
         this.slots = new Semaphore(bound, true);
+    }
+
+    /**
+     * The slots no run holds, for a run's extra work (an upgrade from another base): taken without
+     * waiting, with the fair order kept (a run that waits for a slot comes first).
+     */
+    SpareSlots spare() {
+        return spareOf(slots);
+    }
+
+    /** {@code slots} as {@link SpareSlots}: never waits, never barges past a waiting run. */
+    static SpareSlots spareOf(Semaphore slots) {
+        return new SpareSlots() {
+            @Override
+            public int takeUpTo(int wanted) {
+                int taken = 0;
+                try {
+                    while (taken < wanted && slots.tryAcquire(0, TimeUnit.SECONDS)) {
+                        taken++;
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return taken;
+            }
+
+            @Override
+            public void release(int taken) {
+                if (taken > 0) {
+                    slots.release(taken);
+                }
+            }
+        };
     }
 
     @Override

@@ -60,8 +60,8 @@ class ConfigurationKeysTest {
                 .endsWith("Did you mean 'ccci.parallel.parallelism'?");
         assertThat(errorsOfDemo("ccci.stage", "lint")).singleElement().asString().endsWith("Did you mean 'ccci.stages'?");
         // nothing close: the sentence alone
-        assertThat(errorsOfDemo("ccci.upgrade-from", "last:3")).singleElement().asString()
-                .startsWith("ccci.upgrade-from is not a setting of ccci").doesNotContain("Did you mean");
+        assertThat(errorsOfDemo("ccci.rollback-to", "last:3")).singleElement().asString()
+                .startsWith("ccci.rollback-to is not a setting of ccci").doesNotContain("Did you mean");
         // each unknown key its own sentence, in key order
         assertThat(errorsOfDemo("ccci.zz", "1", "ccci.aa", "2")).hasSize(2).first().asString().startsWith("ccci.aa ");
     }
@@ -72,7 +72,7 @@ class ConfigurationKeysTest {
                 Constants.PARALLEL_CONFIG_PREFIX + "executor-service", "worker_thread_pool",
                 Constants.PROJECT_BUILD_PREFIX + "fork", "1", Constants.SKIP_PROJECT_TESTS, "true",
                 "junit.jupiter.execution.parallel.enabled", "true", "surefire.reportsDirectory", "x", "cccix.key", "y",
-                "recipe.other", "z")).isEmpty();
+                "recipe.other", "z", Constants.UPGRADE_FROM, "last:3")).isEmpty();
     }
 
     @Test

@@ -73,4 +73,13 @@ public interface AppDriver {
     default RunNetwork network() {
         return RunNetwork.shared();
     }
+
+    /**
+     * A driver like this one whose apps join {@code network} in place of this one's: the upgrade from
+     * another base ({@code ccci.upgrade-from}) is an app domain of its own, on a network of its own.
+     * A driver that deploys the recipe's files as they are has no network to give: itself.
+     */
+    default AppDriver onNetwork(RunNetwork network) {
+        return this;
+    }
 }

@@ -338,11 +338,59 @@ public final class RecipeFetch {
      * {@code 1.0.0+x}): an upgrade from a version to itself proves nothing.
      */
     Optional<RecipeVersion> upgradeBase(Fetched tree) throws IOException, InterruptedException {
+        return newestPreferringStable(olderReleases(tree));
+    }
+
+    /**
+     * The releases the head may be upgraded from, in version order: for a head that is itself a
+     * release, the releases older than it; for an untagged head (a PR), the releases it descends from.
+     * Never the head's own release, in any spelling.
+     */
+    List<RecipeVersion> olderReleases(Fetched tree) throws IOException, InterruptedException {
         Optional<RecipeVersion> atHead = releaseAtHead(tree);
-        List<RecipeVersion> candidates = atHead.isPresent()
+        return atHead.isPresent()
                 ? tree.releases().stream().filter(v -> v.compareTo(atHead.get()) < 0 && !v.samePrecedence(atHead.get())).toList()
                 : releases(listing(tree.dir(), "tag", "--merged", tree.commit()));
-        return newestPreferringStable(candidates);
+    }
+
+    /**
+     * A tree of its own at {@code commit} (a release tag's target) beside {@code tree}, sharing its
+     * objects: an upgrade run of another base deploys from it and moves it to the head in place,
+     * never touching the run's own tree. Judged as every checkout is ({@link #moveTo}).
+     */
+    public void copyAt(Fetched tree, Path target, String commit) throws IOException, InterruptedException {
+        Files.createDirectories(target.getParent());
+        stdout(whole(null, "clone", "--quiet", "--shared", "--no-checkout", "--", tree.dir().toString(), target.toString()),
+                "the copy of " + tree.dir().getFileName() + " for " + target.getFileName());
+        moveTo(target, commit);
+    }
+
+    /**
+     * The files at the top of the tree as {@code commit} (a release tag's target) holds them, whose
+     * names {@code wanted} accepts, each whole, by name; the tree stays where it is. Two children: the
+     * listing, then every file at once (names as arguments, never part of the script's text). The
+     * whole output is bounded by {@link #LISTING_BYTES}, as every listing ccci reads.
+     */
+    Map<String, String> filesAt(Fetched tree, String commit, java.util.function.Predicate<String> wanted)
+            throws IOException, InterruptedException {
+        if (!commit.matches("[0-9a-f]{40}")) {
+            throw new IllegalArgumentException("not a commit id: " + commit);
+        }
+        List<String> names = List.of(listing(tree.dir(), "ls-tree", "--name-only", "-z", commit).split("\0")).stream()
+                .filter(n -> !n.isEmpty() && wanted.test(n)).toList();
+        Map<String, String> files = new java.util.LinkedHashMap<>();
+        if (names.isEmpty()) {
+            return files;
+        }
+        List<String> command = new ArrayList<>(List.of("sh", "-c", "d=$1; c=$2; shift 2; for f; do printf '\\036%s\\036' \"$f\";"
+                + " git -C \"$d\" show \"$c:$f\" || exit 1; done", "sh", tree.dir().toString(), commit));
+        command.addAll(names);
+        String out = stdout(whole(command), "the files of " + commit.substring(0, 12) + " in " + tree.dir().getFileName());
+        String[] parts = out.split("\036", -1);
+        for (int i = 1; i + 1 < parts.length; i += 2) {
+            files.put(parts[i], parts[i + 1]);
+        }
+        return files;
     }
 
     /**

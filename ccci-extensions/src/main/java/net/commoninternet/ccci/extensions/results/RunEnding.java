@@ -5,11 +5,14 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.recipe.Checkout;
 import net.commoninternet.ccci.extensions.recipe.RecipeVersion;
+import net.commoninternet.ccci.extensions.recipe.UpgradeBases;
 import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;
 import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.spi.RunRecord;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +32,16 @@ public final class RunEnding {
      * What the teardown found: whether it left nothing, the secret values the results must never
      * show (the app's and its dependencies'), and where the run ran.
      */
-    public record Teardown(boolean clean, Collection<String> secretValues, RunResults.Environment environment) {
+    public record Teardown(boolean clean, Collection<String> secretValues, RunResults.Environment environment,
+            List<UpgradeCell> upgrades) {
+        public Teardown {
+            upgrades = List.copyOf(upgrades);
+        }
+
+        /** A run with no other base to upgrade from. */
+        public Teardown(boolean clean, Collection<String> secretValues, RunResults.Environment environment) {
+            this(clean, secretValues, environment, List.of());
+        }
     }
 
     private RunEnding() {
@@ -74,6 +86,29 @@ public final class RunEnding {
         }
     }
 
+    /**
+     * The upgrade matrix: the previous release's cell is the run's own UPGRADE tier (its rows; failed
+     * if one failed, a skip if it never passed a check), then the other bases' cells as their runs
+     * ended.
+     */
+    static List<UpgradeCell> matrix(LifecycleContext run, Checkout checkout, List<UpgradeCell> others) {
+        List<UpgradeBases.Base> bases = checkout.upgrade().bases().bases();
+        if (bases.isEmpty()) {
+            return List.of();
+        }
+        List<RunRecord.Row> rows = run.record().rows().stream().filter(r -> r.tier() == Tier.UPGRADE)
+                .filter(r -> !r.check().startsWith("from ")).toList();
+        Optional<RunRecord.Row> failed = rows.stream().filter(r -> r.status() == RunRecord.Status.FAILED).findFirst();
+        boolean passed = rows.stream().anyMatch(r -> r.status() == RunRecord.Status.PASSED);
+        UpgradeCell previous = new UpgradeCell(bases.get(0).release(), failed.isPresent() ? UpgradeCell.Status.FAIL
+                : passed ? UpgradeCell.Status.PASS : UpgradeCell.Status.SKIP, failed.map(r -> r.check() + ": " + r.message())
+                .orElse(passed ? "" : rows.stream().map(RunRecord.Row::message).filter(java.util.Objects::nonNull).findFirst()
+                        .orElse("the run's UPGRADE tier did not run")), rows, bases.get(0).actions());
+        List<UpgradeCell> all = new java.util.ArrayList<>(List.of(previous));
+        all.addAll(others);
+        return all;
+    }
+
     /** The run as results.json describes it. */
     static RunResults.Run of(LifecycleContext run, Checkout checkout, Map<String, String> recipeFiles, Teardown teardown) {
         RunSettings settings = run.settings();
@@ -81,7 +116,8 @@ public final class RunEnding {
         return new RunResults.Run(
                 new RunResults.Tested(run.recipe(), checkout.upgrade().headVersion().orElse(null), checkout.tree().commit(),
                         checkout.domain(), new RunResults.Upgrade(checkout.upgrade().base().map(RecipeVersion::text).orElse(null),
-                                checkout.upgrade().headRelease().orElse(null), checkout.upgrade().reason())),
+                                checkout.upgrade().headRelease().orElse(null), checkout.upgrade().reason(),
+                                matrix(run, checkout, teardown.upgrades()))),
                 settings.subject().pr(), settings.runId(), run.tiers(),
                 new RunResults.Evidence(teardown.clean(), secrets, CustomizationManifest.of(run.keys(), run.customization(),
                         recipeFiles, settings.recipeCodeApproved(), secrets), run.timeline(), teardown.environment()));

@@ -114,6 +114,12 @@ public final class RunReport {
         model.put("counts", Standing.describe((Map<String, Object>) results.get("counts")));
         model.put("checkCount", tests.size());
         model.put("upgrade", upgrade((Map<String, Object>) results.get("upgrade")));
+        UpgradeMatrixView matrix = new UpgradeMatrixView(results);
+        model.put("hasMatrix", matrix.shown());
+        model.put("matrixChecks", matrix.checks().stream().map(c -> Map.of("name", c)).toList());
+        model.put("matrix", matrix.rows());
+        model.put("hasActions", !matrix.actions().isEmpty());
+        model.put("actions", matrix.actions());
         model.put("environment", environment((Map<String, Object>) results.get("environment")));
         model.put("badge", badge);
         model.put("cleanTeardown", flags.get("clean_teardown"));

@@ -56,9 +56,9 @@ public final class RunResults {
      * raised when a field changes meaning or goes; a consumer checks it before it reads on. 2 added
      * {@code upgrade}, {@code verdict}, {@code counts}, {@code next_level}, {@code environment} and each
      * row's {@code skip} kind; 3 added each row's {@code outcome} ({@code flaky}, {@code deterministic})
-     * and {@code attempts}.
+     * and {@code attempts}; 4 added {@code upgrades}, the upgrade from each base.
      */
-    public static final int SCHEMA_VERSION = 3;
+    public static final int SCHEMA_VERSION = 4;
 
     public enum Verdict { PASS, FAIL, SKIP, UNVER }
 
@@ -78,10 +78,20 @@ public final class RunResults {
     /**
      * The upgrade the run made: the release deployed first ({@code base}) and the release tag at the
      * head it upgraded to ({@code head}, null for an untagged head), each null when there is none;
-     * {@code plan} says why, as the upgrade plan put it ({@code upgrade from 1.0.0+1.22.1}).
+     * {@code plan} says why, as the upgrade plan put it ({@code upgrade from 1.0.0+1.22.1}); {@code from}
+     * is the upgrade from each base of the matrix, the previous release first (empty without a base).
      */
-    public record Upgrade(String base, String head, String plan) {
+    public record Upgrade(String base, String head, String plan, List<UpgradeCell> from) {
         public static final Upgrade NONE = new Upgrade(null, null, null);
+
+        public Upgrade {
+            from = List.copyOf(from);
+        }
+
+        /** An upgrade from its base alone, no matrix. */
+        public Upgrade(String base, String head, String plan) {
+            this(base, head, plan, List.of());
+        }
     }
 
     /**
@@ -252,6 +262,7 @@ public final class RunResults {
         upgrade.put("head", run.upgrade().head());
         upgrade.put("plan", run.upgrade().plan());
         results.put("upgrade", upgrade);
+        results.put("upgrades", run.upgrade().from().stream().map(RunResults::cell).toList());
         results.put("stages", run.stages().stream().map(Tier::id).toList());
         results.put("tests", rows.stream().map(RunResults::row).toList());
         results.put("rungs", rungs.entrySet().stream().collect(Collectors.toMap(
@@ -270,6 +281,30 @@ public final class RunResults {
         results.put("timings", timings(run.timeline()));
         results.put("environment", environment(run.evidence().environment()));
         return results;
+    }
+
+    /** One base of the upgrade matrix as results.json has it. */
+    private static Map<String, Object> cell(UpgradeCell cell) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("base", cell.base());
+        out.put("status", cell.status().json());
+        out.put("reason", cell.reason());
+        out.put("checks", cell.checks().stream().map(r -> {
+            Map<String, Object> check = new LinkedHashMap<>();
+            check.put("check", r.check());
+            check.put("status", r.status().name().toLowerCase(Locale.ROOT));
+            check.put("message", r.message());
+            return check;
+        }).toList());
+        out.put("operator_actions", cell.actions().stream().map(a -> {
+            Map<String, Object> action = new LinkedHashMap<>();
+            action.put("kind", a.kind().name().toLowerCase(Locale.ROOT));
+            action.put("subject", a.subject());
+            action.put("sentence", a.sentence());
+            return action;
+        }).toList());
+        out.put("logs", cell.logs());
+        return out;
     }
 
     /** Where the run ran; this ccci's own version from the build ({@code ccci.properties}). */

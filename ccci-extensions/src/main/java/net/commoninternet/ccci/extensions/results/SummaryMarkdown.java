@@ -76,6 +76,7 @@ final class SummaryMarkdown {
                         + "; attempt 1: " + code(Standing.oneLine(String.valueOf(first.get("message")))));
             }
         }
+        lines.addAll(new UpgradeMatrixView(results).markdown());
         lines.add("");
         lines.add("checks: " + Standing.describe((Map<String, Object>) results.get("counts"))
                 + (upgrade.get("base") == null ? "" : "; upgrade from " + code(upgrade.get("base"))

@@ -16,6 +16,7 @@ import net.commoninternet.ccci.extensions.lock.JanitorCandidates;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.recipe.Checkout;
 import net.commoninternet.ccci.extensions.recipe.RecipeFetch;
+import net.commoninternet.ccci.extensions.recipe.UpgradeBases;
 import net.commoninternet.ccci.extensions.recipe.UpgradePlan;
 import net.commoninternet.ccci.extensions.results.CustomizationManifest;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
@@ -107,7 +108,8 @@ final class Preparation {
         String domain = AppNaming.domain(run.recipe(), settings.subject().pr(), ref, settings.paths().domainSuffix());
         CiKeys keys = run.keys();
         RecipeSetup setup = new RecipeSetup(settings.approvedDigests(), run.customization(), workspace.children());
-        UpgradePlan upgrade = UpgradePlan.resolve(fetch, tree, run.tiers().contains(Tier.UPGRADE), keys.upgradeBaseVersion());
+        UpgradePlan upgrade = UpgradePlan.resolve(fetch, tree, run.tiers().contains(Tier.UPGRADE), keys.upgradeBaseVersion(),
+                settings.subject().upgradeFrom());
         if (upgrade.base().isPresent()) {
             fetch.moveTo(tree.dir(), upgrade.base().get().text());
         }
@@ -134,5 +136,13 @@ final class Preparation {
         }
         checkout.upgrade().base().ifPresent(base -> LOG.info("== upgrade plan: deploy {} first, then upgrade in place to {} ==",
                 base, checkout.tree().commit()));
+        UpgradeBases bases = checkout.upgrade().bases();
+        if (bases.from().matrix()) {
+            LOG.info("== upgrade bases (ccci.upgrade-from={}): {} ==", bases.from(), String.join(", ", bases.bases()
+                    .stream().map(b -> b.release() + b.skip().map(why -> " (skipped: " + why + ")").orElse("")).toList()));
+        }
+        for (UpgradeBases.Base base : bases.bases()) {
+            base.actions().forEach(a -> LOG.info("operator action upgrading from {}: {}", base.release(), a.sentence()));
+        }
     }
 }

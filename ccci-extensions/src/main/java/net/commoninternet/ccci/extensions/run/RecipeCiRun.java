@@ -95,7 +95,8 @@ public final class RecipeCiRun implements RunLifecycle {
                 // and its own clock starts (ccci.run-budget).
                 try (LifetimeGuards guards = LifetimeGuards.install(run.settings().options().deadline(),
                         run.settings().options().trust().bounds().runBudget(), run.recipe())) {
-                    RunMeans means = new RunMeans(current.console(), log, guards, new RunHelpers(run.recipe(), log));
+                    RunMeans means = new RunMeans(current.console(), log, guards, new RunHelpers(run.recipe(), log),
+                            current.spare());
                     new RunPhases<>(new SwarmPhases(run, steps, means, headStart)).run();
                 }
             } catch (Exception | Error thrown) {

@@ -10,6 +10,7 @@ import net.commoninternet.ccci.extensions.secrets.RedactedConsole;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;
 import net.commoninternet.ccci.lifecycle.RunPlan;
 import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.lifecycle.SpareSlots;
 import net.commoninternet.ccci.spi.RunRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,6 +65,11 @@ final class RecipeCommand {
 
     RedactedConsole console() {
         return console;
+    }
+
+    /** The command's run slots no run holds right now. */
+    SpareSlots spare() {
+        return plan.spare();
     }
 
     RunProgress progress() {

@@ -31,6 +31,7 @@ import net.commoninternet.ccci.extensions.probe.HttpProbe;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.results.RunEnding;
 import net.commoninternet.ccci.extensions.results.RunResults;
+import net.commoninternet.ccci.extensions.results.UpgradeCell;
 import net.commoninternet.ccci.extensions.waits.Waits;
 import net.commoninternet.ccci.extensions.workspace.RunAbraDir;
 import net.commoninternet.ccci.extensions.workspace.RunState;
@@ -67,6 +68,8 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
     private final HeadStart headStart;
     private final RunSettings settings;
     private final RunTimeline timeline;
+    /** The upgrades from the other bases, once begun (beside the deploy); awaited in the teardown. */
+    private volatile UpgradeMatrix matrix = UpgradeMatrix.NONE;
     /** The engine the run connected to, for the one line that says it went away. */
     private String engineHost = "the address " + ChildEnvironment.DOCKER_HOST + " names";
 
@@ -186,6 +189,10 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
         if (!run.deploysApp()) {
             return new RecipeOnly(made.prepared(), made.tools().driver(), run.recipe());
         }
+        if (run.tiers().contains(Tier.UPGRADE)) {
+            // the other bases' upgrades begin with the run's own deploy: each its own app, claimed as this one was
+            matrix = UpgradeMatrix.begin(run, means, engine.leases(), made);
+        }
         try {
             return made.app().deploy(made.prepared(), made.tools());
         } catch (Exception | Error e) {
@@ -224,6 +231,27 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
         } finally {
             deployment.endCommands();
         }
+        requireEveryBaseUpgraded();
+    }
+
+    /**
+     * The upgrades from the other bases, once each has its verdict: a failed one is a failed UPGRADE row of the
+     * run's (its rung holds only if every base's upgrade passed) and fails the run naming the base; a
+     * skip is neither.
+     */
+    private void requireEveryBaseUpgraded() throws Exception {
+        List<String> failed = new ArrayList<>();
+        // the verdicts alone: each base's teardown goes on beside the run's own, which awaits it
+        for (UpgradeCell cell : matrix.verdicts()) {
+            if (cell.status() == UpgradeCell.Status.FAIL) {
+                run.record().add(RunRecord.Row.failed(Tier.UPGRADE, "from " + cell.base(), cell.reason()));
+                failed.add(cell.base() + " (" + cell.reason() + ")");
+            }
+        }
+        if (!failed.isEmpty()) {
+            throw new IllegalStateException("the upgrade to the head failed from " + String.join(", ", failed)
+                    + ": an operator running that release cannot upgrade; see the upgrade matrix in the report.");
+        }
     }
 
     /** The run's own deploy count, as its live run judges it: a violation fails the run and its install rung. */
@@ -251,7 +279,10 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
         String domain = made.prepared().checkout().domain();
         LOG.info("== tearing down {} ==", domain);
         boolean clean = false;
+        List<UpgradeCell> cells = List.of();
         RunTimeline.Span span = timeline.start("teardown");
+        // the other bases' upgrades, if any still goes (the run failed or was stopped first), stop and tear down beside
+        matrix.stop();
         try {
             // the disk watch ends first: a pause of the app's containers must not race their removal
             made.app().endWatch();
@@ -269,6 +300,8 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
                 left = removeApp(made, domain);
             }
             left.addAll(depsGone);
+            cells = matrix.await();
+            left.addAll(matrix.left());
             clean = left.isEmpty();
             LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
         } finally {
@@ -276,8 +309,10 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
             try {
                 List<String> secrets = new ArrayList<>(made.deps().secretValues());
                 made.app().created().ifPresent(app -> secrets.addAll(app.secretValues().values()));
+                secrets.addAll(matrix.secretValues());
                 RunEnding.publish(run, made.prepared().checkout(), made.prepared().setup().used(), new RunEnding.Teardown(
-                        clean, secrets, new RunResults.Environment(settings.driver(), engine.docker().facts())), means.runLog());
+                        clean, secrets, new RunResults.Environment(settings.driver(), engine.docker().facts()), cells),
+                        means.runLog());
                 RunIdLock.keepPrivate(settings.runDir());
                 steps.teardown();
             } finally {

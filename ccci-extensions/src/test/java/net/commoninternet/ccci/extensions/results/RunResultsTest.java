@@ -89,7 +89,7 @@ class RunResultsTest {
         assertThat(json.get("flags").get("no_secret_leak").asBoolean()).isTrue();
         assertThat(Files.readString(file)).doesNotContain("s3cret-value-xyz");
         assertThat(runDir.resolve("results.json.next")).doesNotExist();
-        assertThat(json.get("schema_version").asInt()).isEqualTo(RunResults.SCHEMA_VERSION).isEqualTo(3);
+        assertThat(json.get("schema_version").asInt()).isEqualTo(RunResults.SCHEMA_VERSION).isEqualTo(4);
         assertThat(json.get("skips").get(0).get("skip").asText()).isEqualTo("structural");
         assertThat(json.get("tests").get(0).get("skip").isNull()).isTrue();
         assertThat(json.get("verdict").asText()).isEqualTo("passed");
@@ -176,6 +176,59 @@ class RunResultsTest {
         assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("upgrade from `1.0.0+1` to `1.1.0+1`");
         assertThat(String.join("\n", RunResults.summary(run, record, "here", "0123456789abcdef"))).contains("upgraded from 1.0.0+1",
                 "passed, level 2, not 3: backup_restore unver — not selected", "checks 2 passed, 0 failed, 0 skipped, 0 unverified");
+    }
+
+    /**
+     * The upgrade from each base (ccci.upgrade-from) in results.json, the report and summary.md: each
+     * base with its status and reason, the upgrade's checks as columns, a skip never a failure, the
+     * operator actions by base.
+     */
+    @Test
+    void theUpgradeFromEachBaseIsAListInTheResultsAndATableInTheReportAndTheSummary() throws Exception {
+        RunRecord record = new RunRecord();
+        record.add(pass(Tier.INSTALL));
+        List<Row> own = List.of(Row.passed(Tier.UPGRADE, "operation"), Row.passed(Tier.UPGRADE, "converged"));
+        own.forEach(record::add);
+        record.add(Row.failed(Tier.UPGRADE, "from 1.0.0+1", "converged: the task failed"));
+        net.commoninternet.ccci.extensions.recipe.OperatorActions.Action action = new net.commoninternet.ccci.extensions.recipe
+                .OperatorActions.Action(net.commoninternet.ccci.extensions.recipe.OperatorActions.Kind.ENV_KEY, "MAIL_FROM",
+                        ".env.sample sets MAIL_FROM since this release");
+        List<UpgradeCell> cells = List.of(
+                new UpgradeCell("1.2.0+1", UpgradeCell.Status.PASS, "", own, List.of()),
+                new UpgradeCell("1.1.0+1", UpgradeCell.Status.SKIP, "the base could not be deployed here: No such image", List.of(),
+                        List.of()),
+                new UpgradeCell("1.0.0+1", UpgradeCell.Status.FAIL, "converged: the task failed", List.of(
+                        Row.passed(Tier.UPGRADE, "operation"), Row.failed(Tier.UPGRADE, "converged", "the task failed")),
+                        List.of(action)));
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", "1.3.0+1", "abc", "d",
+                new RunResults.Upgrade("1.2.0+1", "1.3.0+1", "upgrade from 1.2.0+1", cells)), 0, "1",
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), new RunResults.Evidence(true, List.of(), Map.of()));
+
+        JsonNode json = new ObjectMapper().readTree(RunResults.write(runDir, run, record).toFile());
+
+        assertThat(json.get("schema_version").asInt()).isEqualTo(4);
+        JsonNode upgrades = json.get("upgrades");
+        assertThat(upgrades).hasSize(3);
+        assertThat(upgrades.get(0).get("base").asText()).isEqualTo("1.2.0+1");
+        assertThat(upgrades.get(0).get("status").asText()).isEqualTo("pass");
+        assertThat(upgrades.get(1).get("status").asText()).isEqualTo("skip");
+        assertThat(upgrades.get(1).get("reason").asText()).contains("No such image");
+        assertThat(upgrades.get(2).get("status").asText()).isEqualTo("fail");
+        assertThat(upgrades.get(2).get("checks").get(1).toString()).isEqualTo(
+                "{\"check\":\"converged\",\"status\":\"failed\",\"message\":\"the task failed\"}");
+        assertThat(upgrades.get(2).get("operator_actions").get(0).get("kind").asText()).isEqualTo("env_key");
+        assertThat(upgrades.get(2).get("logs").asText()).isEqualTo("upgrade-from-1.0.0+1/logs/upgrade");
+        // the failed base fails the upgrade rung: level 1
+        assertThat(json.get("level").asInt()).isEqualTo(1);
+        assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains(
+                "| base | outcome | operation | converged | logs |",
+                "| `1.2.0+1` (the run's own) | pass | passed | passed | logs/upgrade |",
+                "| `1.1.0+1` | skip: `the base could not be deployed here: No such image` | - | - | upgrade-from-1.1.0+1/logs/upgrade |",
+                "| `1.0.0+1` | fail: `converged: the task failed` | passed | failed | upgrade-from-1.0.0+1/logs/upgrade |",
+                "- from `1.0.0+1`: `.env.sample sets MAIL_FROM since this release`");
+        assertThat(runDir.resolve(RunReport.HTML)).content().contains("<h2>Upgrade from each base</h2>",
+                "<th scope=\"row\">1.0.0+1</th><td class=\"failed\">fail <span class=\"reason\">converged: the task failed</span>",
+                "<a href=\"upgrade-from-1.0.0+1/logs/upgrade/\">", "<h2>Operator action</h2>");
     }
 
     /** "passed" follows from the rungs: a run whose checks were all unverified proved nothing and is not green. */

@@ -71,6 +71,20 @@ public final class SwarmDriver implements AppDriver {
         this.policy = policy;
     }
 
+    private SwarmDriver(SwarmDriver like, RunNetwork network) {
+        this.docker = like.docker;
+        this.processes = like.processes;
+        this.backupBot = like.backupBot;
+        this.servers = like.servers;
+        this.policy = like.policy;
+        this.network = network;
+    }
+
+    @Override
+    public SwarmDriver onNetwork(RunNetwork network) {
+        return new SwarmDriver(this, network);
+    }
+
     /**
      * The run's network ({@link RunNetwork}): every app this driver deploys, the run's app and its
      * cold dependencies, joins it where its compose names the shared proxy. Set once, by the run,
