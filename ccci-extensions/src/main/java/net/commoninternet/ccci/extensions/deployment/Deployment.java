@@ -131,7 +131,16 @@ public final class Deployment implements LiveRun {
         return service.startsWith(stack + "_") ? service.substring(stack.length() + 1) : service;
     }
 
+    /**
+     * The app's convergence as a tier sees it: an update swarm rolled back is not converged, though
+     * the stack settled on its old spec (every update of the run's app is one ccci asked for: the
+     * upgrade's, a restore's redeploy), so an upgrade whose new tasks failed in swarm's monitor
+     * window and were rolled back fails its {@code converged} check.
+     */
     static Convergence of(SwarmConvergence.Report report) {
+        if (report.converged() && !report.rolledBack().isEmpty()) {
+            return new Convergence(false, String.join("; ", report.rolledBack()));
+        }
         return new Convergence(report.converged(), report.describe());
     }
 

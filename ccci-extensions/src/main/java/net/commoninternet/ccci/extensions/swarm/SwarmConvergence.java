@@ -87,11 +87,14 @@ public final class SwarmConvergence {
     /**
      * One look at a stack: converged, still moving, or settled in a failure; {@code settling} names
      * each service that a rollout's look let pass while swarm still holds its update open (always
-     * empty for a converged stack).
+     * empty for a converged stack); {@code rolledBack} each service whose last update swarm rolled
+     * back ({@code rollback_completed}, with swarm's message): settled, so it may be converged (spec
+     * section 8), but on the update it was asked for, a failure ({@code Deployment.of}).
      */
-    public record Report(boolean converged, boolean failed, List<String> problems, List<String> settling) {
+    public record Report(boolean converged, boolean failed, List<String> problems, List<String> settling,
+            List<String> rolledBack) {
         public Report(boolean converged, boolean failed, List<String> problems) {
-            this(converged, failed, problems, List.of());
+            this(converged, failed, problems, List.of(), List.of());
         }
 
         /** Every service serves its current spec: converged, or only swarm's update monitor window is left. */
@@ -240,11 +243,15 @@ public final class SwarmConvergence {
         Map<String, List<JsonNode>> tasks = currentSpecTasks(services.stream().map(Service::getId).toList());
         List<String> problems = new ArrayList<>();
         List<String> settling = new ArrayList<>();
+        List<String> rolledBack = new ArrayList<>();
         boolean failed = false;
         boolean started = true;
         for (Service service : services) {
             String name = service.getSpec().getName();
             ServiceUpdateState update = service.getUpdateStatus() == null ? null : service.getUpdateStatus().getState();
+            if (update == ServiceUpdateState.ROLLBACK_COMPLETED) {
+                rolledBack.add(name + ": swarm rolled its update back (" + service.getUpdateStatus().getMessage() + ")");
+            }
             List<JsonNode> current = tasks.getOrDefault(service.getId(), List.of());
             started &= update == null && current.stream().filter(t -> "running".equals(t.path("DesiredState").asText())
                     && STARTED.contains(state(t))).count() >= desired(service.getSpec().getMode());
@@ -270,7 +277,7 @@ public final class SwarmConvergence {
         stableAt.started = started;
         stableAt.onlyWindows = started && !failed && settling.isEmpty() && !problems.isEmpty()
                 && problems.size() == stableAt.plainWindows;
-        return new Report(problems.isEmpty() && settling.isEmpty(), failed, problems, settling);
+        return new Report(problems.isEmpty() && settling.isEmpty(), failed, problems, settling, rolledBack);
     }
 
     /** Task states whose container has started: a task with a healthcheck is starting until it passes. */

@@ -192,6 +192,8 @@ class SwarmConvergenceTest {
         SwarmConvergence.Report settled = convergence.await(STACK, WAIT);
         assertThat(updateState()).isEqualTo(ServiceUpdateState.ROLLBACK_COMPLETED);
         assertThat(settled.converged()).as(settled.describe()).isTrue();
+        // settled, and said: a tier reads a rolled-back update as a failure (Deployment.of)
+        assertThat(settled.rolledBack()).singleElement().asString().startsWith(SERVICE + ": swarm rolled its update back (");
     }
 
     /**
