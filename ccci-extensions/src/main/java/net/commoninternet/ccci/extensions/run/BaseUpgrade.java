@@ -22,6 +22,7 @@ import net.commoninternet.ccci.extensions.probe.MountedSecrets;
 import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.swarm.RunNetwork;
+import net.commoninternet.ccci.extensions.usage.DiskWatch;
 import net.commoninternet.ccci.extensions.recipe.Checkout;
 import net.commoninternet.ccci.extensions.recipe.UpgradeBases;
 import net.commoninternet.ccci.extensions.results.TierServiceLogs;
@@ -67,6 +68,8 @@ final class BaseUpgrade {
     private Thread runner;
     private boolean tearingDown;
     private boolean stopped;
+    /** The base's disk watch, from before its deploy to its teardown, as the run's app has (AppDeploy). */
+    private volatile DiskWatch watch;
 
     BaseUpgrade(LifecycleContext run, RunMeans means, AppDomainLease leases, SwarmPhases.Made made, UpgradeBases.Base base) {
         this.run = run;
@@ -168,6 +171,10 @@ final class BaseUpgrade {
                 app = tools.driver().newApp(run.recipe(), domain, tree, workspace.abraDir());
                 keep(app.secretValues().values());
                 prepared.setup().beforeInstall(app, prepared.keys());
+                // the base's disk is watched as the run's app's is: past the host's share, the run stops alone
+                watch = new DiskWatch(tools.docker().client(), app.stack(), settings.options().trust().budget().disk(),
+                        means.guards()::stopAlone);
+                means.threads().start("ccci-disk-watch-" + base.release(), watch::watch);
                 tools.driver().deploy(app);
                 http.prepare(app.stack());
                 deployed = new SwarmConvergence(tools.docker()).await(app.stack(),
@@ -250,6 +257,10 @@ final class BaseUpgrade {
         }
         boolean interrupted = Thread.interrupted();
         try {
+            DiskWatch begun = watch;
+            if (begun != null) {
+                begun.close();
+            }
             http.close();
             if (live != null) {
                 live.endCommands();
