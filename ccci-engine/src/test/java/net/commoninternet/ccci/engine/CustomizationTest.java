@@ -47,8 +47,7 @@ class CustomizationTest {
         return EngineTestKit.engine(CcciTestEngine.ID).selectors(selector)
                 .configurationParameter(Constants.RECIPES, recipes.toString())
                 .configurationParameter(Constants.RECIPE, recipe)
-                .configurationParameter(Constants.STAGES, stages)
-                .configurationParameter(Constants.CHECK_ATTEMPTS, "1"); // each check judged once (CheckAttemptsTest tries again)
+                .configurationParameter(Constants.STAGES, stages);
     }
 
     @Test

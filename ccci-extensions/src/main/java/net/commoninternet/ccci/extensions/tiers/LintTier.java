@@ -38,8 +38,7 @@ public final class LintTier implements TierPlugin {
 
     @Override
     public List<Check> checks(Driver driver) {
-        // a rule reads the recipe's files, which no second look changes: its failure is final at once
-        return driver.lintRules().stream().map(rule -> Check.once(rule, tier -> verify(tier, rule))).toList();
+        return driver.lintRules().stream().map(rule -> Check.of(rule, tier -> verify(tier, rule))).toList();
     }
 
     /** It reads the recipe's head, never the app: a run of LINT alone deploys nothing. */

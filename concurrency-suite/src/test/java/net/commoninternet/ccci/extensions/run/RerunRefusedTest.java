@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
 import static org.junit.platform.testkit.engine.EventConditions.engine;
 import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,11 +18,10 @@ import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 
 /**
- * A rerun runs nothing: Surefire's {@code rerunFailingTestsCount} executes the failed checks again in the
- * same JVM, which would run the recipe, and deploy its app, again over the first run's folder (ccci tries
- * a failed check again on the live app itself). Here, as a rerun does, the real engine and lifecycle
- * execute one command twice in this JVM (its LINT tier, which deploys nothing): the second is discovered
- * empty, so it starts nothing, fails nothing, and leaves the first run's folder as it was.
+ * A rerun is refused: Surefire's {@code rerunFailingTestsCount} executes the failed checks again in the
+ * same JVM, which would run the recipe, and deploy its app, again over the first run's folder. Here, as
+ * a rerun does, the real engine and lifecycle execute one command twice in this JVM (its LINT tier, which
+ * deploys nothing): the second is refused in one sentence before it runs anything.
  */
 @RealEngine
 class RerunRefusedTest {
@@ -42,7 +42,7 @@ class RerunRefusedTest {
     }
 
     @Test
-    void aSecondExecutionOfACommandInOneJvmRunsNothing() throws Exception {
+    void aSecondExecutionOfACommandInOneJvmIsRefusedBeforeItRunsAnything() throws Exception {
         EngineExecutionResults first = lintOfCustomHtml();
         first.testEvents().assertStatistics(stats -> stats.failed(0));
         assertThat(first.testEvents().started().count()).isPositive();
@@ -52,9 +52,8 @@ class RerunRefusedTest {
 
         EngineExecutionResults again = lintOfCustomHtml();
 
-        again.allEvents().assertThatEvents().haveExactly(1, event(engine(), finishedSuccessfully()));
-        assertThat(again.allEvents().failed().count()).as("the rerun fails nothing").isZero();
-        assertThat(again.containerEvents().started().count()).as("no run of the rerun started, only the engine").isOne();
+        again.allEvents().assertThatEvents().haveExactly(1, event(engine(), finishedWithFailure(message(m -> m.startsWith(
+                "command " + RUN_ID + " already ran in this JVM: ccci never runs a command twice")))));
         assertThat(again.testEvents().started().count()).as("no check of the rerun started").isZero();
         assertThat(Files.getLastModifiedTime(results)).isEqualTo(written);
         assertThat(Files.readString(results)).isEqualTo(content);
