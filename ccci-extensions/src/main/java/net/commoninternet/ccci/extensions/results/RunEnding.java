@@ -97,11 +97,14 @@ public final class RunEnding {
             return List.of();
         }
         List<RunRecord.Row> rows = run.record().rows().stream().filter(r -> r.tier() == Tier.UPGRADE)
-                .filter(r -> r.check() == null || !r.check().startsWith("from ")).toList();
+                .filter(r -> r.check() == null || !r.check().startsWith("from "))
+                // the tier's own row (its operation failed or was skipped) is the cell's "operation", as a base's is
+                .map(r -> r.check() != null ? r : new RunRecord.Row(r.tier(), "operation", r.status(), r.skip(), r.message()))
+                .toList();
         Optional<RunRecord.Row> failed = rows.stream().filter(r -> r.status() == RunRecord.Status.FAILED).findFirst();
         boolean passed = rows.stream().anyMatch(r -> r.status() == RunRecord.Status.PASSED);
         UpgradeCell previous = new UpgradeCell(bases.get(0).release(), failed.isPresent() ? UpgradeCell.Status.FAIL
-                : passed ? UpgradeCell.Status.PASS : UpgradeCell.Status.SKIP, failed.map(r -> (r.check() == null ? "the upgrade" : r.check()) + ": " + r.message())
+                : passed ? UpgradeCell.Status.PASS : UpgradeCell.Status.SKIP, failed.map(r -> r.check() + ": " + r.message())
                 .orElse(passed ? "" : rows.stream().map(RunRecord.Row::message).filter(java.util.Objects::nonNull).findFirst()
                         .orElse("the run's UPGRADE tier did not run")), rows, bases.get(0).actions());
         List<UpgradeCell> all = new java.util.ArrayList<>(List.of(previous));
