@@ -112,22 +112,11 @@ public final class HttpProbe implements AutoCloseable {
 
     /**
      * Starts the stack's probe container now, on a thread of its own, so that the first probe
-     * finds it running: called once the run's network is made, before anything is deployed on it
-     * (the probe container then anchors the network on this node, and its start overlaps the
-     * deploys). Probing a stack without this starts it at the first probe.
+     * finds it running: called once the stack is deployed (its start then overlaps the
+     * convergence wait). Probing a stack without this starts it at the first probe.
      */
     public void prepare(String stack) {
         container(stack);
-    }
-
-    /**
-     * Starts the stack's probe container and waits (bounded) until its start has ended: the
-     * anchor of the run's network ({@code RunNetwork.anchoredBy}), running before anything else
-     * joins the network, so nothing can leave it while the probe starts. A start that failed is
-     * said at the first probe, as {@link #prepare}'s.
-     */
-    public void anchor(String stack) {
-        container(stack).awaitStart();
     }
 
     private ProbeContainer container(String stack) {

@@ -82,7 +82,7 @@ final class AppDeploy {
                     means.guards()::stopAlone);
             means.threads().start("ccci-disk-watch", watch::watch);
             tools.driver().deploy(app);
-            // the one probe container of the app, if the run's network did not start it already (RunNetwork.anchoredBy)
+            // the one probe container of the app: its start overlaps the convergence wait
             tools.http().prepare(app.stack());
             return null;
         });

@@ -139,12 +139,9 @@ final class BaseUpgrade {
                 settings.paths().domainSuffix());
         Path own = settings.runDir().resolve(UpgradeCell.folder(base.release()));
         RunWorkspace workspace;
-        // the base's app is a run's app of its own: on a network of its own, its probe and browser on it alone, the
-        // probe its anchor (as the run's: SwarmPhases.prepare)
-        String stack = AppNaming.stackName(domain);
-        RunNetwork network = RunNetwork.of(stack);
+        // the base's app is a run's app of its own: on a network of its own, its probe and browser on it alone
+        RunNetwork network = RunNetwork.of(AppNaming.stackName(domain));
         HttpProbe http = new HttpProbe(made.tools().docker().client(), settings.options().probeImage(), network.name());
-        network.anchoredBy(() -> http.anchor(stack));
         RunTools tools;
         DomainClaim claim;
         try {

@@ -143,9 +143,6 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
                 AppNaming.stackName(prepared.checkout().domain())), workspace.state(), workspace.policy());
         String network = driver.network().name();
         HttpProbe http = new HttpProbe(engine.docker().client(), settings.options().probeImage(), network);
-        // the app's probe container is the first container on the run's network: started as the network is made,
-        // and running before anything is deployed on it
-        driver.network().anchoredBy(() -> http.anchor(AppNaming.stackName(prepared.checkout().domain())));
         RunTools tools = new RunTools(engine.docker(), driver, http, new PageBrowser(engine.docker().client(), network),
                 means.threads()::start);
         ColdDeps deps = new ColdDeps(run, workspace, tools, means.console(), engine.leases());

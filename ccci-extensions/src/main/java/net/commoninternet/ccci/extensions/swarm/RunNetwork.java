@@ -5,7 +5,6 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Network;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +46,6 @@ public final class RunNetwork {
      * app's deploy, on the run's thread.
      */
     private volatile String sharedFor;
-    /** What starts the network's anchor, once, as the network is first made or found ({@link #anchoredBy}). */
-    private final AtomicReference<Runnable> anchor = new AtomicReference<>();
 
     private RunNetwork(String stack, String name) {
         this.stack = stack;
@@ -88,19 +85,6 @@ public final class RunNetwork {
         }
     }
 
-    /**
-     * {@code start} starts the network's anchor, a container of ccci's that stays on it to the
-     * teardown (the app's probe container): run once, as the network is made, before anything is
-     * deployed on it. Without an anchor, a container's start on an attachable overlay that overlaps
-     * the leaving of the node's last container on it is refused by the engine ("network ... not
-     * found"), and a refused start can leave an attachment that keeps the network from being removed
-     * (moby/moby#31068; {@code ProbeContainerOverlayRaceTest}). The swarm driver makes the network
-     * after the checks of the first deploy on it, so a refused recipe makes neither.
-     */
-    public void anchoredBy(Runnable start) {
-        anchor.set(start);
-    }
-
     /** Whether the deploy of {@code appStack} joins the shared proxy as well as this network. */
     public boolean sharedToo(String appStack) {
         return own() && sharedFor != null && stack.equals(appStack);
@@ -126,10 +110,6 @@ public final class RunNetwork {
                 throw e;
             }
             requireOwn(client);
-        }
-        Runnable start = anchor.getAndSet(null);
-        if (start != null) {
-            start.run();
         }
     }
 

@@ -47,8 +47,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * none of 20 alone once, so the probe's own refusal is the evidence). Then plain starts on the shared
  * {@code proxy} with one more container that stays on it, as the task of {@code scripts/setup-local-swarm}'s
  * {@code ccci-proxy-anchor} service does on a CI host (traefik, on a real server): no start is refused.
- * (A run's own network has its probe container for that anchor, started before the run deploys
- * anything on it and kept to the teardown: AppDeploy.) A trial's network stays on the bed, which goes
+ * (A run's own network has its probe container for that anchor, from the deploy to the teardown.) A trial's network stays on the bed, which goes
  * when the test ends: one whose probe start the race refused can keep a stale attachment, which
  * holds a network's removal for the teardown's whole bound.
  */
