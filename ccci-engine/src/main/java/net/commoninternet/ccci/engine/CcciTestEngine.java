@@ -1,14 +1,18 @@
 package net.commoninternet.ccci.engine;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import net.commoninternet.ccci.api.RecipeCi;
+import net.commoninternet.ccci.engine.config.CheckAttempts;
 import net.commoninternet.ccci.engine.config.ConfigurationKeys;
+import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.engine.config.SettingsReader;
 import net.commoninternet.ccci.engine.descriptor.CcciEngineDescriptor;
 import net.commoninternet.ccci.engine.discovery.RecipeSelection;
 import net.commoninternet.ccci.engine.discovery.RecipeSelectorResolver;
 import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
+import net.commoninternet.ccci.engine.execution.KeptReport;
 import net.commoninternet.ccci.engine.execution.ReportAttachments;
 import net.commoninternet.ccci.engine.extension.Plugins;
 import net.commoninternet.ccci.engine.parallel.ParallelExecution;
@@ -68,7 +72,8 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
         }
         // A misspelt ccci.* key is refused whenever the engine would run something (a recipe named, or a
         // run selected by its unique id), never for a build that runs no recipe (a module's own tests).
-        List<String> unknownKeys = ConfigurationKeys.known().problems(request.getConfigurationParameters());
+        List<String> unknownKeys = new ArrayList<>(ConfigurationKeys.known().problems(request.getConfigurationParameters()));
+        reader.checkAttempts(unknownKeys); // a value out of bounds is refused with them
         if (!reader.recipes().isEmpty()) {
             report(request, uniqueId, unknownKeys);
         }
@@ -78,6 +83,10 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
                 .build()
                 .resolve(request, engine);
         engine.planRuns();
+        Optional<String> command = engine.commandRunId();
+        if (command.isPresent() && plugins.onlyLifecycle().map(l -> l.ranInThisJvm(command.get())).orElse(false)) {
+            return rerun(request, engine, command.get());
+        }
         if (reader.recipes().isEmpty() && !engine.runs().isEmpty()) {
             report(request, uniqueId, unknownKeys);
         }
@@ -91,6 +100,23 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
             // recipe (a module's own tests): loading ccci starts nothing.
             plugins.onlyLifecycle().ifPresent(RunLifecycle::warmUp);
         }
+        return engine;
+    }
+
+    /**
+     * A second execution of a command in one JVM is Surefire's rerun of its failed checks
+     * ({@code rerunFailingTestsCount}, which recipe-suites sets so that Surefire's XML and its build
+     * result merge a check's attempts): it is answered with no run, since a rerun would deploy the app
+     * again, and ccci already tried each failed check on the live app ({@code ccci.check-attempts}).
+     * The command's report of the first execution is kept ({@link KeptReport}).
+     */
+    private static TestDescriptor rerun(EngineDiscoveryRequest request, CcciEngineDescriptor engine, String command) {
+        List.copyOf(engine.getChildren()).forEach(engine::removeChild);
+        KeptReport.keepUntilExit(request);
+        DiscoveryIssueReporter.forwarding(request.getDiscoveryListener(), engine.getUniqueId()).reportIssue(DiscoveryIssue.create(
+                DiscoveryIssue.Severity.INFO, "command " + command + " already ran in this JVM: its rerun (Surefire's"
+                        + " rerunFailingTestsCount) runs nothing, for a rerun would deploy the app again; each failed check"
+                        + " was already tried on the live app, as " + Constants.CHECK_ATTEMPTS + " allows."));
         return engine;
     }
 
@@ -111,7 +137,11 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
 
     @Override
     protected CcciExecutionContext createExecutionContext(ExecutionRequest request) {
-        return new CcciExecutionContext(((CcciEngineDescriptor) request.getRootTestDescriptor()).plugins(),
-                new ReportAttachments(request.getEngineExecutionListener(), request.getOutputDirectoryCreator()));
+        CcciEngineDescriptor root = (CcciEngineDescriptor) request.getRootTestDescriptor();
+        CheckAttempts attempts = SettingsReader.fromProcess(request.getConfigurationParameters(), root.plugins().drivers().keySet())
+                .checkAttempts(new ArrayList<>());
+        return new CcciExecutionContext(new CcciExecutionContext.Command(root.plugins(),
+                new ReportAttachments(request.getEngineExecutionListener(), request.getOutputDirectoryCreator()),
+                request.getEngineExecutionListener(), attempts));
     }
 }

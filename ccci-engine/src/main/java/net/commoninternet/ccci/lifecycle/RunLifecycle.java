@@ -32,6 +32,15 @@ public interface RunLifecycle {
     default void beginPlan(RunPlan plan) throws Exception {
     }
 
+    /**
+     * Whether this lifecycle already began the command of {@code runId} in this JVM: a second one is
+     * a rerun of its failed checks (Surefire's {@code rerunFailingTestsCount}), which the engine
+     * answers with no run. False by default.
+     */
+    default boolean ranInThisJvm(String runId) {
+        return false;
+    }
+
     /** One run; concurrent with the plan's other runs, and never with a run of the same app domain. */
     void run(LifecycleContext run, RunSteps steps) throws Exception;
 

@@ -26,6 +26,16 @@ public interface Check {
         return Set.of();
     }
 
+    /**
+     * Whether a failure of this check is worth another try against the same live app
+     * ({@code ccci.check-attempts}): true by default, for a check looks at the app's state, which a
+     * flaky app changes between two looks. False for a check whose answer cannot change while the run
+     * lasts (a lint rule, which reads the recipe's files): its failure is final at once.
+     */
+    default boolean triedAgain() {
+        return true;
+    }
+
     /** Where an IDE should navigate for this check, if anywhere. */
     default Optional<TestSource> source() {
         return Optional.empty();
@@ -41,6 +51,26 @@ public interface Check {
             @Override
             public void verify(TierContext tier) throws Exception {
                 body.verify(tier);
+            }
+        };
+    }
+
+    /** As {@link #of}, for a check whose answer cannot change while the run lasts: never tried again ({@link #triedAgain}). */
+    static Check once(String name, Body body) {
+        return new Check() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void verify(TierContext tier) throws Exception {
+                body.verify(tier);
+            }
+
+            @Override
+            public boolean triedAgain() {
+                return false;
             }
         };
     }

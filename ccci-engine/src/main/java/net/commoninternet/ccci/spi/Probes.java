@@ -36,6 +36,18 @@ public interface Probes {
      */
     Optional<Answer> awaitHttp(String path, List<Integer> ok, Duration timeout) throws InterruptedException;
 
+    /** Every HTTP status: what {@link #firstAnswer} waits for. */
+    List<Integer> ANY_STATUS = java.util.stream.IntStream.rangeClosed(100, 599).boxed().toList();
+
+    /**
+     * GETs {@code path} as {@link #awaitHttp} does until anything answers (any HTTP status) or
+     * {@code timeout} ends: the app's first answer, for a check to judge as it is. A wait for an OK
+     * status would pass over the error statuses a flaky app answers first, and call it green.
+     */
+    default Optional<Answer> firstAnswer(String path, Duration timeout) throws InterruptedException {
+        return awaitHttp(path, ANY_STATUS, timeout);
+    }
+
     /** Repeats {@code probe} until it passes or {@code timeout} ends; the last outcome. */
     Outcome await(CiKeys.Probe probe, Duration timeout) throws InterruptedException;
 

@@ -17,7 +17,7 @@ public final class RecordingTiers {
     private RecordingTiers() {
     }
 
-    /** INSTALL with one passing and one failing check. */
+    /** INSTALL with one passing and one failing check (a planted failure, final at once: never tried again). */
     public static final class Install implements TierPlugin {
         @Override
         public Tier tier() {
@@ -36,7 +36,7 @@ public final class RecordingTiers {
                             }
                         }
                     }),
-                    Check.of("fails", run -> {
+                    Check.once("fails", run -> {
                         RecordingLifecycle.EVENTS.add("check fails");
                         throw new AssertionError("planted failure");
                     }));

@@ -42,6 +42,45 @@ public final class TestCustomizations {
         }
     }
 
+    /**
+     * Functional tests of an app that answers wrong one time in two, and of one that is always wrong:
+     * the tries each check saw, counted over the JVM ({@link #TRIES}).
+     */
+    public static final class Flaky implements RecipeCustomization {
+        public static final Map<String, java.util.concurrent.atomic.AtomicInteger> TRIES = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public String recipe() {
+            return "flaky";
+        }
+
+        private static int tried(String check) {
+            return TRIES.computeIfAbsent(check, c -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        }
+
+        @Functional
+        void failsOneTimeInTwo(LiveApp app) {
+            int tried = tried("failsOneTimeInTwo");
+            RecordingLifecycle.EVENTS.add("functional failsOneTimeInTwo " + tried);
+            if (tried % 2 == 1) {
+                throw new AssertionError("GET / answered 502 (try " + tried + ")");
+            }
+        }
+
+        @Functional
+        void alwaysFails(LiveApp app) {
+            int tried = tried("alwaysFails");
+            RecordingLifecycle.EVENTS.add("functional alwaysFails " + tried);
+            throw new AssertionError("GET / answered 500 (try " + tried + ")");
+        }
+
+        @Functional
+        void skipsOnce(LiveApp app) {
+            tried("skipsOnce");
+            throw net.commoninternet.ccci.spi.Skipped.structural("nothing to judge here");
+        }
+    }
+
     /** Tags no filter could read or that would name a tier. */
     public static final class BadlyTagged implements RecipeCustomization {
         @Override

@@ -22,7 +22,8 @@ import org.junit.platform.engine.ConfigurationParameters;
  * value is a dotted name in the namespace is a key, one that ends in {@code .} a prefix of keys passed
  * on (JUnit's own under {@link Constants#PARALLEL_CONFIG_PREFIX}), so a key added there is known here
  * without a second list. Keys of other tools are left alone, but for one ccci refuses: Surefire's
- * {@link #SUREFIRE_RERUN}, which would deploy the app again for every rerun.
+ * {@link #SUREFIRE_RERUN} on the command line, which would deploy the app again for every rerun (ccci
+ * tries a failed check again on the live app itself: {@link Constants#CHECK_ATTEMPTS}).
  */
 @API(status = API.Status.INTERNAL)
 public final class ConfigurationKeys {
@@ -100,8 +101,8 @@ public final class ConfigurationKeys {
         }
         config.get(SUREFIRE_RERUN).map(String::trim).filter(ConfigurationKeys::positive).ifPresent(count -> problems.add(
                 SUREFIRE_RERUN + "=" + count + " would rerun a failed check by running its recipe again, a second deploy"
-                        + " of the app for every rerun: ccci never reruns (a check that fails once is the run's finding),"
-                        + " so leave rerunFailingTestsCount out of a recipe run."));
+                        + " of the app for every rerun, which ccci never does: ccci tries a failed check again on the live app"
+                        + " itself, so leave rerunFailingTestsCount out and set " + Constants.CHECK_ATTEMPTS + " instead."));
         return problems;
     }
 

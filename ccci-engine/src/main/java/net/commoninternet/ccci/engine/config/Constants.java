@@ -165,6 +165,35 @@ public final class Constants {
     public static final String HOOK_TIMEOUT = "ccci.hook-timeout";
 
     /**
+     * How many times a failed check is tried against the same live app before its failure stands; from
+     * 1 (never again) to 10, default {@value #DEFAULT_CHECK_ATTEMPTS}. A check is a look at the app's
+     * state: trying it again costs its own time and a pause ({@link #CHECK_BACKOFF}), never a redeploy
+     * (a tier's operation, the deploy, the upgrade, the backup, is never repeated). A check that fails
+     * and then passes is {@code flaky} ({@link #ALLOW_FLAKY}); one that fails every time is
+     * {@code deterministic}; every attempt's reason is kept in results.json and Surefire's XML
+     * ({@code flakyFailure}, {@code rerunFailure}). Set on the host, never by the recipe.
+     */
+    public static final String CHECK_ATTEMPTS = "ccci.check-attempts";
+
+    /** The default of {@link #CHECK_ATTEMPTS}. */
+    public static final int DEFAULT_CHECK_ATTEMPTS = 3;
+
+    /**
+     * Seconds before a failed check's second attempt, doubled before each later one (1, then 2 by
+     * default); from 0 to 60, default {@value #DEFAULT_CHECK_BACKOFF_SECONDS}.
+     */
+    public static final String CHECK_BACKOFF = "ccci.check-backoff";
+
+    /** The default of {@link #CHECK_BACKOFF}. */
+    public static final int DEFAULT_CHECK_BACKOFF_SECONDS = 1;
+
+    /**
+     * {@code true} lets a flaky check (failed, then passed on a later attempt) pass its tier; default
+     * {@code false}: the tier fails, naming the check and its attempts, so a flake is never green
+     * unless the host's operator accepts flakes. Set on the host, never by the recipe.
+     */
+    public static final String ALLOW_FLAKY = "ccci.allow-flaky";
+
     /**
      * The releases the UPGRADE tier upgrades from: {@code previous} (the default: the release the upgrade
      * plan picks, or the recipe's {@code UPGRADE_BASE_VERSION}), {@code last:N} (the N newest releases

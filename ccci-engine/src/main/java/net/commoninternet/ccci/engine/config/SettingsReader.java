@@ -108,6 +108,42 @@ public final class SettingsReader {
         return Optional.empty();
     }
 
+    /**
+     * How a failed check is tried again ({@link CheckAttempts}): the same for every run of the command,
+     * read apart from a run's settings; each value out of bounds is one sentence in {@code found}, and
+     * the default stands for it.
+     */
+    public CheckAttempts checkAttempts(List<String> found) {
+        long attempts = number(CHECK_ATTEMPTS, DEFAULT_CHECK_ATTEMPTS, found);
+        if (attempts < 1 || attempts > CheckAttempts.MAX_ATTEMPTS) {
+            found.add(CHECK_ATTEMPTS + "=" + attempts + " is out of bounds: pass how many times a failed check is tried,"
+                    + " from 1 (never again) to " + CheckAttempts.MAX_ATTEMPTS + " (the default is " + DEFAULT_CHECK_ATTEMPTS + ").");
+            attempts = DEFAULT_CHECK_ATTEMPTS;
+        }
+        long backoff = number(CHECK_BACKOFF, DEFAULT_CHECK_BACKOFF_SECONDS, found);
+        if (backoff < 0 || backoff > CheckAttempts.MAX_BACKOFF_SECONDS) {
+            found.add(CHECK_BACKOFF + "=" + backoff + " is out of bounds: pass a number of seconds from 0 to "
+                    + CheckAttempts.MAX_BACKOFF_SECONDS + " (the default is " + DEFAULT_CHECK_BACKOFF_SECONDS + ").");
+            backoff = DEFAULT_CHECK_BACKOFF_SECONDS;
+        }
+        String flaky = config.get(ALLOW_FLAKY).map(v -> v.trim().toLowerCase(Locale.ROOT)).orElse("false");
+        if (!flaky.equals("true") && !flaky.equals("false")) {
+            found.add(ALLOW_FLAKY + "='" + printable(flaky) + "' is neither true nor false: pass -D" + ALLOW_FLAKY
+                    + "=true to let a flaky check pass its tier, or leave it out.");
+        }
+        return new CheckAttempts((int) attempts, Duration.ofSeconds(backoff), flaky.equals("true"));
+    }
+
+    private long number(String key, long fallback, List<String> found) {
+        String raw = config.get(key).map(String::trim).orElse(Long.toString(fallback));
+        try {
+            return Long.parseLong(raw);
+        } catch (NumberFormatException e) {
+            found.add(key + "='" + printable(raw) + "' is not a number: pass a whole number such as -D" + key + "=" + fallback + ".");
+            return fallback;
+        }
+    }
+
     /** Problems found by the last {@link #read}, each one sentence. */
     public List<String> problems() {
         return List.copyOf(problems);

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.engine.descriptor;
 
 import java.util.List;
+import java.util.Optional;
 import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
 import net.commoninternet.ccci.engine.extension.Plugins;
 import net.commoninternet.ccci.lifecycle.RunPlan;
@@ -42,6 +43,11 @@ public final class CcciEngineDescriptor extends EngineDescriptor implements Node
     public List<RecipeRunDescriptor> runs() {
         return getChildren().stream().filter(RecipeRunDescriptor.class::isInstance).map(RecipeRunDescriptor.class::cast)
                 .toList();
+    }
+
+    /** The command's run id, as it was given (each run of a plan of several adds its recipe); empty without runs. */
+    public Optional<String> commandRunId() {
+        return runs().stream().findFirst().map(RecipeRunDescriptor::commandRunId);
     }
 
     /** Once discovery is done: the runs of a plan of several recipes take the run ids {@code <run id>-<recipe>}. */

@@ -1,8 +1,11 @@
 package net.commoninternet.ccci.engine.descriptor;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.engine.config.CheckAttempts;
 import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
 import net.commoninternet.ccci.engine.execution.Redaction;
 import net.commoninternet.ccci.engine.extension.CheckTags;
@@ -17,6 +20,7 @@ import org.junit.platform.engine.TestTag;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;
+import org.opentest4j.TestAbortedException;
 
 /** One check of a tier, reported as one test named {@code recipe > tier > check}. */
 @API(status = API.Status.INTERNAL)
@@ -34,6 +38,8 @@ public final class CheckDescriptor extends AbstractTestDescriptor implements Nod
      * so in the results; one that came before the stop keeps its own message alone.
      */
     private volatile Optional<String> stoppedAtFailure = Optional.empty();
+    /** Its tries, when it was tried more than once (for its row of the run's record). */
+    private volatile List<RunRecord.Attempt> attempts = List.of();
 
     /**
      * A check with no source of its own takes the run's anchor class: Surefire files a test
@@ -81,19 +87,63 @@ public final class CheckDescriptor extends AbstractTestDescriptor implements Nod
 
     @Override
     public void nodeFinished(CcciExecutionContext context, TestDescriptor descriptor, TestExecutionResult result) {
-        context.run().record().add(Outcomes.row(tier, check.name(), result, stoppedAtFailure));
+        context.run().record().add(Outcomes.row(tier, check.name(), result, stoppedAtFailure).withAttempts(attempts));
     }
 
+    /**
+     * The check, tried again after a failure against the same live app as the host allows
+     * ({@link CheckAttempts}), a pause apart: only the check's own look at the app is repeated, never
+     * its tier's operation. Each failed attempt but the last is reported as this node's execution
+     * ending in that failure, and the next as its execution starting again: Surefire merges the runs
+     * of one test (one unique id) as its own reruns, so its XML shows a check that passed on a later
+     * attempt with a {@code flakyFailure} per failed one, and one that failed every time with its
+     * first failure and a {@code rerunFailure} per later one. A skip, a stop of the run, or an error
+     * JUnit never recovers from ends the tries at once.
+     */
     @Override
     public CcciExecutionContext execute(CcciExecutionContext context, DynamicTestExecutor executor) throws Exception {
-        try {
-            check.verify(context.tierView());
-        } catch (Throwable t) {
-            stoppedAtFailure = context.stopped();
-            Throwable reported = Redaction.of(t, context.run()::redact);
-            context.tier().failed(reported);
-            throw Redaction.rethrow(reported);
+        int bound = check.triedAgain() ? context.checkAttempts().attempts() : 1;
+        List<RunRecord.Attempt> tries = new ArrayList<>();
+        for (int attempt = 1; ; attempt++) {
+            Throwable reported;
+            try {
+                check.verify(context.tierView());
+                if (!tries.isEmpty()) {
+                    tries.add(new RunRecord.Attempt(attempt, bound, RunRecord.Status.PASSED, null));
+                    attempts = List.copyOf(tries);
+                    context.tier().flaky(check.name() + " passed on attempt " + attempt + " of " + bound + " (attempt 1: "
+                            + tries.get(0).message() + ")");
+                }
+                return context;
+            } catch (Throwable t) {
+                stoppedAtFailure = context.stopped();
+                reported = Redaction.of(t, context.run()::redact);
+                if (!(t instanceof TestAbortedException)) { // a skip is no failed try: the tries before it are kept
+                    tries.add(new RunRecord.Attempt(attempt, bound, RunRecord.Status.FAILED, reported.getMessage()));
+                }
+                if (attempt >= bound || !worthAnotherTry(t) || context.stopped().isPresent()) {
+                    attempts = List.copyOf(tries);
+                    context.tier().failed(reported);
+                    throw Redaction.rethrow(reported);
+                }
+            }
+            context.listener().executionFinished(this, TestExecutionResult.failed(reported));
+            context.listener().executionStarted(this);
+            try {
+                Thread.sleep(context.checkAttempts().pauseBefore(attempt + 1).toMillis());
+            } catch (InterruptedException stopped) {
+                // the run is being stopped (its guards interrupt its thread): no further attempt
+                stoppedAtFailure = context.stopped();
+                attempts = List.copyOf(tries);
+                context.tier().failed(reported);
+                throw Redaction.rethrow(reported);
+            }
         }
-        return context;
+    }
+
+    /** A failure a later look at the app may not repeat: an assertion or an exception, never a skip, a stop or a JVM error. */
+    private static boolean worthAnotherTry(Throwable t) {
+        return !(t instanceof TestAbortedException) && !(t instanceof InterruptedException)
+                && (t instanceof AssertionError || t instanceof Exception);
     }
 }

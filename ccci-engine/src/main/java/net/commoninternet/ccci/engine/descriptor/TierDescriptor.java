@@ -1,8 +1,10 @@
 package net.commoninternet.ccci.engine.descriptor;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import net.commoninternet.ccci.api.Tier;
+import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
 import net.commoninternet.ccci.engine.execution.Redaction;
 import net.commoninternet.ccci.engine.execution.TierRecord;
@@ -22,6 +24,7 @@ import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;
 import org.junit.platform.engine.support.hierarchical.ThrowableCollector;
+import org.opentest4j.TestAbortedException;
 
 /** One tier of a run: its operation runs once in {@link #execute}, then its checks. */
 @API(status = API.Status.INTERNAL)
@@ -172,13 +175,39 @@ public final class TierDescriptor extends AbstractTestDescriptor implements Node
     }
 
     /**
+     * A flaky check (failed, then passed on a later attempt) fails its tier unless the host allows
+     * flakes ({@code ccci.allow-flaky}): the check itself is reported as it ran (passed, with its
+     * failed attempts), and the tier, whose rung it belongs to, fails naming it, so a flake is never
+     * green by default. Recorded as the tier's first failure, which the AfterTier extensions are given.
+     */
+    private Optional<AssertionError> flakyNotAllowed(CcciExecutionContext context) {
+        List<String> flaky = context.tier().flaky();
+        Throwable before = context.tier().failure();
+        if (flaky.isEmpty() || context.checkAttempts().allowFlaky() || (before != null && !(before instanceof TestAbortedException))) {
+            return Optional.empty(); // allowed, or the tier failed already (a skip is no failure)
+        }
+        AssertionError failure = new AssertionError("flaky: " + String.join("; ", flaky) + ". This host does not let a"
+                + " flaky check pass its tier: fix the flake, or set -D" + Constants.ALLOW_FLAKY + "=true on the host.");
+        stoppedAtFailure = context.stopped();
+        context.tier().failed(failure);
+        return Optional.of(failure);
+    }
+
+    /**
      * Every AfterTier extension, each given the tier's first failure; what they throw fails the tier
      * after its own failure (JUnit keeps a node's first failure and suppresses the later ones).
      */
     @Override
     public void after(CcciExecutionContext context) {
         try {
+            Optional<AssertionError> flaky = flakyNotAllowed(context);
             ThrowableCollector after = context.plugins().extensions().afterTier(context.tierView(), context.tier().failure());
+            if (flaky.isPresent()) {
+                if (after.isNotEmpty()) {
+                    flaky.get().addSuppressed(after.getThrowable());
+                }
+                throw Redaction.rethrow(Redaction.of(flaky.get(), context.run()::redact));
+            }
             if (after.isNotEmpty()) {
                 context.tier().failed(after.getThrowable());
                 throw Redaction.rethrow(Redaction.of(after.getThrowable(), context.run()::redact));

@@ -90,6 +90,9 @@ public final class RecipeSelection {
         if (!recipes.isEmpty()) {
             // as discovery: a key ccci does not know, before any recipe is judged
             problems.addAll(ConfigurationKeys.known().problems(config));
+            List<String> attempts = new ArrayList<>();
+            reader.checkAttempts(attempts); // as discovery: how a failed check is tried again
+            problems.addAll(attempts);
         }
         Optional<List<String>> names = recipes.isEmpty() ? Optional.of(List.of()) : expand(reader, recipes, problems::add);
         int runs = 0;

@@ -1,10 +1,12 @@
 package net.commoninternet.ccci.engine.execution;
 
 import java.util.Optional;
+import net.commoninternet.ccci.engine.config.CheckAttempts;
 import net.commoninternet.ccci.engine.extension.Plugins;
 import net.commoninternet.ccci.lifecycle.RunStop;
 import net.commoninternet.ccci.spi.LiveRun;
 import org.apiguardian.api.API;
+import org.junit.platform.engine.EngineExecutionListener;
 import org.junit.platform.engine.support.hierarchical.EngineExecutionContext;
 
 /**
@@ -15,15 +17,23 @@ import org.junit.platform.engine.support.hierarchical.EngineExecutionContext;
 @API(status = API.Status.INTERNAL)
 public final class CcciExecutionContext implements EngineExecutionContext {
 
-    private final Plugins plugins;
-    private final ReportAttachments attachments;
+    private final Command command;
     private final RecipeRunContext run;
     private final Live live;
     private final TierRunContext tierView;
     private final TierRecord tier;
 
-    public CcciExecutionContext(Plugins plugins, ReportAttachments attachments) {
-        this(plugins, attachments, null, new Live(null, RunStop.NEVER), new TierState(null, null));
+    /**
+     * What every node of one execution shares: the plugins, where attachments go, the listener that
+     * hears of each node (a check's failed attempts are reported to it, {@code CheckDescriptor}), and
+     * how a failed check is tried again.
+     */
+    public record Command(Plugins plugins, ReportAttachments attachments, EngineExecutionListener listener,
+            CheckAttempts attempts) {
+    }
+
+    public CcciExecutionContext(Command command) {
+        this(command, null, new Live(null, RunStop.NEVER), new TierState(null, null));
     }
 
     /** The live app the lifecycle handed the tiers, and what says whether the run was stopped since. */
@@ -34,10 +44,8 @@ public final class CcciExecutionContext implements EngineExecutionContext {
     private record TierState(TierRunContext view, TierRecord record) {
     }
 
-    private CcciExecutionContext(Plugins plugins, ReportAttachments attachments, RecipeRunContext run, Live live,
-            TierState tier) {
-        this.plugins = plugins;
-        this.attachments = attachments;
+    private CcciExecutionContext(Command command, RecipeRunContext run, Live live, TierState tier) {
+        this.command = command;
         this.run = run;
         this.live = live;
         this.tierView = tier.view();
@@ -45,11 +53,21 @@ public final class CcciExecutionContext implements EngineExecutionContext {
     }
 
     public Plugins plugins() {
-        return plugins;
+        return command.plugins();
     }
 
     public ReportAttachments attachments() {
-        return attachments;
+        return command.attachments();
+    }
+
+    /** The listener of this execution, which Surefire and every report hear each node's events through. */
+    public EngineExecutionListener listener() {
+        return command.listener();
+    }
+
+    /** How a failed check is tried again against the live app. */
+    public CheckAttempts checkAttempts() {
+        return command.attempts();
     }
 
     public RecipeRunContext run() {
@@ -77,12 +95,12 @@ public final class CcciExecutionContext implements EngineExecutionContext {
 
     /** Inside the run's tiers: the run, the live app they test, and what says whether the run was stopped. */
     public CcciExecutionContext withLive(RecipeRunContext newRun, LiveRun newLive, RunStop stop) {
-        return new CcciExecutionContext(plugins, attachments, newRun, new Live(newLive, stop == null ? RunStop.NEVER : stop),
+        return new CcciExecutionContext(command, newRun, new Live(newLive, stop == null ? RunStop.NEVER : stop),
                 new TierState(null, null));
     }
 
     /** Inside one tier: its view of the run, and its record. */
     public CcciExecutionContext withTier(TierRunContext view, TierRecord newTier) {
-        return new CcciExecutionContext(plugins, attachments, run, live, new TierState(view, newTier));
+        return new CcciExecutionContext(command, run, live, new TierState(view, newTier));
     }
 }

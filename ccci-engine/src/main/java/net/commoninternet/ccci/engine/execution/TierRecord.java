@@ -1,5 +1,7 @@
 package net.commoninternet.ccci.engine.execution;
 
+import java.util.ArrayList;
+import java.util.List;
 import net.commoninternet.ccci.spi.RunTimeline;
 import org.apiguardian.api.API;
 import org.opentest4j.TestAbortedException;
@@ -10,6 +12,18 @@ public final class TierRecord {
 
     private Throwable failure;
     private RunTimeline.Span span;
+    /** Each flaky check of the tier, as one line (its name, the attempt it passed on, why it failed before). */
+    private final List<String> flaky = new ArrayList<>();
+
+    /** A check of this tier failed, then passed on a later attempt. */
+    public synchronized void flaky(String line) {
+        flaky.add(line);
+    }
+
+    /** The tier's flaky checks, in the order they ran. */
+    public synchronized List<String> flaky() {
+        return List.copyOf(flaky);
+    }
 
     public synchronized void failed(Throwable t) {
         if (failure == null) {

@@ -78,7 +78,9 @@ class SelectionCheckTest {
                 selecting("demo", Constants.DRIVER, "kubernetes"),
                 selecting("demo", "ccci.paralellism", "8"), selecting("nosuch", "ccci.upgrade-from", "last:3"),
                 selecting("demo", "ccci.parallel.config.strategy", "fixed", "junit.jupiter.x", "y"),
-                selecting("demo", ConfigurationKeys.SUREFIRE_RERUN, "2"));
+                selecting("demo", ConfigurationKeys.SUREFIRE_RERUN, "2"),
+                selecting("demo", Constants.CHECK_ATTEMPTS, "0"), selecting("demo", Constants.ALLOW_FLAKY, "maybe"),
+                selecting("demo", Constants.CHECK_BACKOFF, "soon"));
         int refused = 0;
         for (Map<String, String> selection : selections) {
             List<String> discovery = discoveryErrors(selection);

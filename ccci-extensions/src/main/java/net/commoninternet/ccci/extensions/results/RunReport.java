@@ -138,7 +138,9 @@ public final class RunReport {
             row.put("check", test.get("check") == null ? "(the tier)" : test.get("check"));
             row.put("status", test.get("status"));
             row.put("skip", test.get("skip") == null ? "" : " (" + String.valueOf(test.get("skip")).replace('_', ' ') + ")");
-            row.put("reason", test.get("message") == null ? "" : test.get("message"));
+            String outcome = RunResults.outcomeLine(test);
+            row.put("outcome", outcome.isEmpty() ? "" : " (" + outcome + ")");
+            row.put("reason", reason(test));
             if (!listed.containsKey(tier)) {
                 listed.put(tier, logs.of(tier, false));
             }
@@ -176,6 +178,18 @@ public final class RunReport {
         model.put("pictures", pictures);
         model.put("hasPictures", !pictures.isEmpty());
         return model;
+    }
+
+    /** A row's reason, and below it each of its attempts when it was tried more than once. */
+    @SuppressWarnings("unchecked")
+    private static String reason(Map<String, Object> test) {
+        StringBuilder reason = new StringBuilder(test.get("message") == null ? "" : String.valueOf(test.get("message")));
+        for (Map<String, Object> attempt : (List<Map<String, Object>>) test.getOrDefault("attempts", List.of())) {
+            reason.append(reason.length() == 0 ? "" : "\n").append("attempt ").append(attempt.get("attempt")).append(" of ")
+                    .append(attempt.get("of")).append(": ").append(attempt.get("status"))
+                    .append(attempt.get("message") == null ? "" : " — " + attempt.get("message"));
+        }
+        return reason.toString();
     }
 
     /** A picture's bytes beyond this are linked, not embedded (the report stays a page, not an archive). */

@@ -55,9 +55,10 @@ public final class RunResults {
      * The version of results.json's shape ({@code schema_version}, and the schema's {@code const}):
      * raised when a field changes meaning or goes; a consumer checks it before it reads on. 2 added
      * {@code upgrade}, {@code verdict}, {@code counts}, {@code next_level}, {@code environment} and each
-     * row's {@code skip} kind; 3 added {@code upgrades}, the upgrade from each base.
+     * row's {@code skip} kind; 3 added each row's {@code outcome} ({@code flaky}, {@code deterministic})
+     * and {@code attempts}; 4 added {@code upgrades}, the upgrade from each base.
      */
-    public static final int SCHEMA_VERSION = 3;
+    public static final int SCHEMA_VERSION = 4;
 
     public enum Verdict { PASS, FAIL, SKIP, UNVER }
 
@@ -408,7 +409,11 @@ public final class RunResults {
                 + Standing.describe(standing.counts()));
         record.rows().stream().filter(r -> r.status() == Status.FAILED).forEach(r -> lines.add("  " + r.tier().id()
                 + (r.check() == null ? "" : " > " + r.check()) + ": failed"
+                + r.outcomeLine().map(o -> " (" + o + ")").orElse("")
                 + (r.message() == null ? "" : " — " + Standing.oneLine(r.message()))));
+        record.rows().stream().filter(r -> r.status() == Status.PASSED && r.outcome().isPresent()).forEach(r -> lines.add("  "
+                + r.tier().id() + " > " + r.check() + ": " + r.outcomeLine().orElseThrow() + " — attempt 1: "
+                + Standing.oneLine(String.valueOf(r.attempts().get(0).message()))));
         String timings = RunReport.timingsLine(timings(run.timeline()));
         if (!timings.isEmpty()) {
             lines.add(timings);
@@ -425,7 +430,32 @@ public final class RunResults {
         out.put("status", row.status().name().toLowerCase(Locale.ROOT));
         out.put("skip", row.skip() == null ? null : row.skip().name().toLowerCase(Locale.ROOT));
         out.put("message", row.message());
+        out.put("outcome", row.outcome().map(RunRecord.Outcome::word).orElse(null));
+        out.put("attempts", row.attempts().stream().map(a -> {
+            Map<String, Object> attempt = new LinkedHashMap<>();
+            attempt.put("attempt", a.number());
+            attempt.put("of", a.of());
+            attempt.put("status", a.status().name().toLowerCase(Locale.ROOT));
+            attempt.put("message", a.message());
+            return attempt;
+        }).toList());
         return out;
+    }
+
+    /**
+     * A row's outcome in a reader's words, from results.json: {@code flaky: passed on attempt 2 of 3},
+     * {@code deterministic: failed 3 of 3 attempts}, or empty for a check tried once.
+     */
+    @SuppressWarnings("unchecked")
+    static String outcomeLine(Map<String, Object> test) {
+        List<Map<String, Object>> attempts = (List<Map<String, Object>>) test.getOrDefault("attempts", List.of());
+        Object outcome = test.get("outcome");
+        if (outcome == null || attempts.isEmpty()) {
+            return "";
+        }
+        Map<String, Object> last = attempts.get(attempts.size() - 1);
+        return "flaky".equals(outcome) ? "flaky: passed on attempt " + last.get("attempt") + " of " + last.get("of")
+                : outcome + ": failed " + attempts.size() + " of " + last.get("of") + " attempts";
     }
 
     /**

@@ -8,7 +8,8 @@ import net.commoninternet.ccci.extensions.secrets.UntrustedText;
 /**
  * {@code summary.md}: the run as a forge comment or a CI job summary shows it (CommonMark with a
  * GFM table): the verdict and level, why not a level higher, the rungs, the failing checks with
- * their reasons, the upgrade, the counts and the timings line, and where the report is. Made from
+ * their reasons (and {@code deterministic: failed 3 of 3 attempts}), the flaky checks
+ * ({@code flaky: passed on attempt 2 of 3}) with their first failure, the upgrade, the counts and the timings line, and where the report is. Made from
  * the same results as report.html (masked, controls visible).
  *
  * <p>CI posts this file as a comment in its bot's name, so nothing a run read or printed may act in
@@ -57,8 +58,22 @@ final class SummaryMarkdown {
             lines.add("**Failing checks**");
             lines.add("");
             for (Map<String, Object> test : failed) {
+                String outcome = RunResults.outcomeLine(test);
                 lines.add("- " + code(test.get("tier") + (test.get("check") == null ? "" : " > " + test.get("check"))) + ": "
-                        + (test.get("message") == null ? "failed" : code(Standing.oneLine((String) test.get("message")))));
+                        + (test.get("message") == null ? "failed" : code(Standing.oneLine((String) test.get("message"))))
+                        + (outcome.isEmpty() ? "" : " (" + outcome + ")"));
+            }
+        }
+        List<Map<String, Object>> flaky = ((List<Map<String, Object>>) results.get("tests")).stream()
+                .filter(t -> "passed".equals(t.get("status")) && "flaky".equals(t.get("outcome"))).toList();
+        if (!flaky.isEmpty()) {
+            lines.add("");
+            lines.add("**Flaky checks**");
+            lines.add("");
+            for (Map<String, Object> test : flaky) {
+                Map<String, Object> first = ((List<Map<String, Object>>) test.get("attempts")).get(0);
+                lines.add("- " + code(test.get("tier") + " > " + test.get("check")) + ": " + RunResults.outcomeLine(test)
+                        + "; attempt 1: " + code(Standing.oneLine(String.valueOf(first.get("message")))));
             }
         }
         lines.addAll(new UpgradeMatrixView(results).markdown());

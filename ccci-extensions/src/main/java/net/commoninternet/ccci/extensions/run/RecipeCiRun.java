@@ -56,12 +56,18 @@ public final class RecipeCiRun implements RunLifecycle {
         headStart.begin();
     }
 
+    /** A command this JVM began: the engine answers its rerun with no run, so {@link #beginPlan} never sees it. */
+    @Override
+    public boolean ranInThisJvm(String runId) {
+        return BEGUN.contains(runId);
+    }
+
     @Override
     public void beginPlan(RunPlan plan) throws Exception {
         if (!BEGUN.add(plan.runId())) {
+            // the engine answers such a rerun with no run (ranInThisJvm); a plan that reaches here anyway is refused
             throw new IllegalStateException("command " + plan.runId() + " already ran in this JVM: ccci never runs a command"
-                    + " twice (a rerun would deploy the app again over the first run's folder; Surefire's"
-                    + " rerunFailingTestsCount does this), so remove rerunFailingTestsCount, or start a new command.");
+                    + " twice (a rerun would deploy the app again over the first run's folder), so start a new command.");
         }
         command = RecipeCommand.begin(plan);
     }

@@ -21,12 +21,17 @@ final class GenericChecks {
         }
     }
 
-    /** Real HTTP on HEALTH_PATH, the way the proxy reaches the app, until a HEALTH_OK status or HTTP_TIMEOUT. */
+    /**
+     * Real HTTP on HEALTH_PATH, the way the proxy reaches the app: its first answer within HTTP_TIMEOUT
+     * (while nothing answers, the wait goes on) must be a HEALTH_OK status. An error status fails this
+     * try however the app answers next, and the engine tries the check again ({@code ccci.check-attempts}):
+     * an app that answers 502 and then 200 is flaky, never green.
+     */
     static void servesHttp(TierContext tier) throws InterruptedException {
         CiKeys keys = tier.keys();
         List<Integer> ok = keys.healthOk();
         String domain = tier.live().app().domain();
-        Probes.Answer answer = tier.live().probes().awaitHttp(keys.healthPath(), ok, Duration.ofSeconds(keys.httpTimeoutSeconds()))
+        Probes.Answer answer = tier.live().probes().firstAnswer(keys.healthPath(), Duration.ofSeconds(keys.httpTimeoutSeconds()))
                 .orElseThrow(() -> new AssertionError("no service of the app " + domain + " has traefik.enable=true and a"
                         + " loadbalancer.server.port label, so nothing would route to the app"));
         if (!ok.contains(answer.status())) {

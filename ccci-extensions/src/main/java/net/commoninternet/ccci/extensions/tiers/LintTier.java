@@ -38,7 +38,8 @@ public final class LintTier implements TierPlugin {
 
     @Override
     public List<Check> checks(Driver driver) {
-        return driver.lintRules().stream().map(rule -> Check.of(rule, tier -> verify(tier, rule))).toList();
+        // a rule reads the recipe's files, which no second look changes: its failure is final at once
+        return driver.lintRules().stream().map(rule -> Check.once(rule, tier -> verify(tier, rule))).toList();
     }
 
     /** It reads the recipe's head, never the app: a run of LINT alone deploys nothing. */

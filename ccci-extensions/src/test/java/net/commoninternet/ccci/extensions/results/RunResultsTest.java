@@ -89,7 +89,7 @@ class RunResultsTest {
         assertThat(json.get("flags").get("no_secret_leak").asBoolean()).isTrue();
         assertThat(Files.readString(file)).doesNotContain("s3cret-value-xyz");
         assertThat(runDir.resolve("results.json.next")).doesNotExist();
-        assertThat(json.get("schema_version").asInt()).isEqualTo(RunResults.SCHEMA_VERSION).isEqualTo(3);
+        assertThat(json.get("schema_version").asInt()).isEqualTo(RunResults.SCHEMA_VERSION).isEqualTo(4);
         assertThat(json.get("skips").get(0).get("skip").asText()).isEqualTo("structural");
         assertThat(json.get("tests").get(0).get("skip").isNull()).isTrue();
         assertThat(json.get("verdict").asText()).isEqualTo("passed");
@@ -101,6 +101,52 @@ class RunResultsTest {
         assertThat(json.get("environment").get("ccci_version").asText()).as("the build's version, filtered in")
                 .isNotEqualTo("unknown").doesNotStartWith("${");
         assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("### ccci: `demo` `1.0.0+1` — level 1, passed");
+    }
+
+    /**
+     * A check tried again on the live app carries its attempts and its outcome, in the outcome's own
+     * words ({@code flaky}, {@code deterministic}), in results.json (valid against its schema), report.html,
+     * summary.md and the RUN SUMMARY.
+     */
+    @Test
+    void aFlakyAndADeterministicCheckCarryTheirAttemptsAndOutcomeIntoEveryReport() throws Exception {
+        RunRecord record = new RunRecord();
+        record.add(Row.passed(Tier.INSTALL, "serves-http").withAttempts(List.of(
+                new RunRecord.Attempt(1, 3, Status.FAILED, "GET / answered 502"), new RunRecord.Attempt(2, 3, Status.PASSED, null))));
+        record.add(Row.failed(Tier.INSTALL, null, "flaky: serves-http passed on attempt 2 of 3 (attempt 1: GET / answered 502)."));
+        record.add(Row.failed(Tier.UPGRADE, "moved-to-head", "the app did not move").withAttempts(List.of(
+                new RunRecord.Attempt(1, 3, Status.FAILED, "the app did not move"),
+                new RunRecord.Attempt(2, 3, Status.FAILED, "the app did not move"),
+                new RunRecord.Attempt(3, 3, Status.FAILED, "the app did not move"))));
+        record.add(pass(Tier.UPGRADE));
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", "1.0.0+1", "abc", "demo-abcdef.ci.commoninternet.net"),
+                0, "9", EnumSet.of(Tier.INSTALL, Tier.UPGRADE), new RunResults.Evidence(true, List.of(), Map.of()));
+
+        Path file = RunResults.write(runDir, run, record);
+
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        JsonNode flaky = json.get("tests").get(0);
+        assertThat(flaky.get("status").asText()).isEqualTo("passed");
+        assertThat(flaky.get("outcome").asText()).isEqualTo("flaky");
+        assertThat(flaky.get("attempts").toString()).isEqualTo("[{\"attempt\":1,\"of\":3,\"status\":\"failed\","
+                + "\"message\":\"GET / answered 502\"},{\"attempt\":2,\"of\":3,\"status\":\"passed\",\"message\":null}]");
+        assertThat(json.get("tests").get(2).get("outcome").asText()).isEqualTo("deterministic");
+        assertThat(json.get("tests").get(2).get("attempts")).hasSize(3);
+        assertThat(json.get("tests").get(3).get("outcome").isNull()).isTrue();
+        assertThat(json.get("tests").get(3).get("attempts")).isEmpty();
+        assertThat(json.get("rungs").get("install").asText()).as("the flaky check failed its tier").isEqualTo("fail");
+        try (var in = RunResults.class.getResourceAsStream("results.schema.json")) {
+            assertThat(com.networknt.schema.SchemaRegistry.withDefaultDialect(com.networknt.schema.SpecificationVersion.DRAFT_2020_12)
+                    .getSchema(in).validate(Files.readString(file), com.networknt.schema.InputFormat.JSON)).isEmpty();
+        }
+        assertThat(runDir.resolve(RunReport.HTML)).content().contains("passed (flaky: passed on attempt 2 of 3)",
+                "attempt 1 of 3: failed — GET / answered 502", "failed (deterministic: failed 3 of 3 attempts)");
+        assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("**Flaky checks**",
+                "- `install > serves-http`: flaky: passed on attempt 2 of 3; attempt 1: `GET / answered 502`",
+                "- `upgrade > moved-to-head`: `the app did not move` (deterministic: failed 3 of 3 attempts)");
+        assertThat(String.join("\n", RunResults.summary(run, record, "here", "0123456789abcdef"))).contains(
+                "  install > serves-http: flaky: passed on attempt 2 of 3 — attempt 1: GET / answered 502",
+                "  upgrade > moved-to-head: failed (deterministic: failed 3 of 3 attempts) — the app did not move");
     }
 
     /** Where a run ran and what it upgraded from reach results.json, the report and summary.md. */
@@ -160,7 +206,7 @@ class RunResultsTest {
 
         JsonNode json = new ObjectMapper().readTree(RunResults.write(runDir, run, record).toFile());
 
-        assertThat(json.get("schema_version").asInt()).isEqualTo(3);
+        assertThat(json.get("schema_version").asInt()).isEqualTo(4);
         JsonNode upgrades = json.get("upgrades");
         assertThat(upgrades).hasSize(3);
         assertThat(upgrades.get(0).get("base").asText()).isEqualTo("1.2.0+1");
