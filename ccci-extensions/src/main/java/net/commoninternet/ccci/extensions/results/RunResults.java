@@ -55,8 +55,8 @@ public final class RunResults {
      * The version of results.json's shape ({@code schema_version}, and the schema's {@code const}):
      * raised when a field changes meaning or goes; a consumer checks it before it reads on. 2 added
      * {@code upgrade}, {@code verdict}, {@code counts}, {@code next_level}, {@code environment} and each
-     * row's {@code skip} kind; 3 added each row's {@code outcome} ({@code flaky}, {@code deterministic})
-     * and {@code attempts}; 4 added {@code upgrades}, the upgrade from each base.
+     * row's {@code skip} kind; 3 added {@code upgrades}, the upgrade from each base; 4 added each row's
+     * {@code outcome} ({@code flaky}, {@code deterministic}) and {@code attempts}.
      */
     public static final int SCHEMA_VERSION = 4;
 
