@@ -12,6 +12,7 @@ import net.commoninternet.ccci.engine.descriptor.CcciEngineDescriptor;
 import net.commoninternet.ccci.engine.discovery.RecipeSelection;
 import net.commoninternet.ccci.engine.discovery.RecipeSelectorResolver;
 import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
+import net.commoninternet.ccci.engine.execution.CommandVerdict;
 import net.commoninternet.ccci.engine.execution.KeptReport;
 import net.commoninternet.ccci.engine.execution.ReportAttachments;
 import net.commoninternet.ccci.engine.extension.Plugins;
@@ -142,6 +143,6 @@ public final class CcciTestEngine extends HierarchicalTestEngine<CcciExecutionCo
                 .checkAttempts(new ArrayList<>());
         return new CcciExecutionContext(new CcciExecutionContext.Command(root.plugins(),
                 new ReportAttachments(request.getEngineExecutionListener(), request.getOutputDirectoryCreator()),
-                request.getEngineExecutionListener(), attempts));
+                request.getEngineExecutionListener(), attempts, new CommandVerdict()));
     }
 }

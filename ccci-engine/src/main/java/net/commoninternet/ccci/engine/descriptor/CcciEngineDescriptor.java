@@ -1,8 +1,11 @@
 package net.commoninternet.ccci.engine.descriptor;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
+import net.commoninternet.ccci.engine.execution.CommandVerdict;
 import net.commoninternet.ccci.engine.extension.Plugins;
 import net.commoninternet.ccci.lifecycle.RunPlan;
 import net.commoninternet.ccci.lifecycle.SpareSlots;
@@ -83,12 +86,26 @@ public final class CcciEngineDescriptor extends EngineDescriptor implements Node
         } catch (Throwable thrown) {
             try {
                 endPlan();
+                verdict(context);
             } catch (Throwable ending) {
                 thrown.addSuppressed(ending);
             }
             throw thrown;
         }
         endPlan();
+        verdict(context);
+    }
+
+    /**
+     * Once every run has ended, the command's verdict for Maven's build result ({@link CommandVerdict}):
+     * never for an execution without runs (Surefire's rerun), nor for a launcher that writes no outputs.
+     * A verdict that cannot be written fails this node, which Surefire counts as an error.
+     */
+    private void verdict(CcciExecutionContext context) throws IOException {
+        Optional<Path> folder = context.attachments().root();
+        if (!runs().isEmpty() && folder.isPresent()) {
+            context.verdict().write(folder.get());
+        }
     }
 
     private void endPlan() throws Exception {

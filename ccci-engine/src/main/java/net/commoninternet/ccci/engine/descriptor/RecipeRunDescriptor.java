@@ -116,6 +116,7 @@ public final class RecipeRunDescriptor extends AbstractTestDescriptor implements
         ThrowableCollector outcome = EngineRunSteps.collector();
         outcome.execute(() -> lifecycle.run(run, steps));
         steps.finish(outcome);
+        context.verdict().ended(settings.runId(), outcome.isNotEmpty(), run.record());
         if (outcome.isNotEmpty()) {
             throw Redaction.rethrow(Redaction.of(outcome.getThrowable(), run::redact));
         }

@@ -25,11 +25,11 @@ public final class CcciExecutionContext implements EngineExecutionContext {
 
     /**
      * What every node of one execution shares: the plugins, where attachments go, the listener that
-     * hears of each node (a check's failed attempts are reported to it, {@code CheckDescriptor}), and
-     * how a failed check is tried again.
+     * hears of each node (a check's failed attempts are reported to it, {@code CheckDescriptor}),
+     * how a failed check is tried again, and the command's verdict as its runs end.
      */
     public record Command(Plugins plugins, ReportAttachments attachments, EngineExecutionListener listener,
-            CheckAttempts attempts) {
+            CheckAttempts attempts, CommandVerdict verdict) {
     }
 
     public CcciExecutionContext(Command command) {
@@ -63,6 +63,11 @@ public final class CcciExecutionContext implements EngineExecutionContext {
     /** The listener of this execution, which Surefire and every report hear each node's events through. */
     public EngineExecutionListener listener() {
         return command.listener();
+    }
+
+    /** Which runs of the command failed, for Maven's build result ({@link CommandVerdict}). */
+    public CommandVerdict verdict() {
+        return command.verdict();
     }
 
     /** How a failed check is tried again against the live app. */

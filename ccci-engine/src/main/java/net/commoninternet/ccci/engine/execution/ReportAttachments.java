@@ -3,8 +3,10 @@ package net.commoninternet.ccci.engine.execution;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Optional;
 import net.commoninternet.ccci.lifecycle.RunPlan;
 import org.apiguardian.api.API;
+import org.junit.platform.commons.JUnitException;
 import org.junit.platform.engine.EngineExecutionListener;
 import org.junit.platform.engine.OutputDirectoryCreator;
 import org.junit.platform.engine.TestDescriptor;
@@ -26,6 +28,15 @@ public final class ReportAttachments {
     public ReportAttachments(EngineExecutionListener listener, OutputDirectoryCreator outputs) {
         this.listener = listener;
         this.outputs = outputs;
+    }
+
+    /** The reporting output folder, if the launcher writes outputs (JUnit's test kit does not). */
+    public Optional<Path> root() {
+        try {
+            return Optional.of(outputs.getRootDirectory());
+        } catch (JUnitException noOutputs) {
+            return Optional.empty();
+        }
     }
 
     public RunPlan.Attachments to(TestDescriptor node) {

@@ -5,7 +5,8 @@
  * {@code TierRunContext}, {@code RunView}, {@code RunStore}), the engine's side of each step the
  * lifecycle calls ({@code EngineRunSteps}), failures masked before they are reported
  * ({@code Redaction}), report attachments, the command's Open Test Reporting XML kept across Surefire's
- * rerun ({@code KeptReport}), and a run outside any report for a mechanism's own test
+ * rerun ({@code KeptReport}), the command's verdict for Maven's build result ({@code CommandVerdict}),
+ * and a run outside any report for a mechanism's own test
  * ({@link net.commoninternet.ccci.engine.execution.StandaloneRun}).
  *
  * <p>Depends on {@code extension}; {@code descriptor}, {@code discovery} and the engine's root depend on it.

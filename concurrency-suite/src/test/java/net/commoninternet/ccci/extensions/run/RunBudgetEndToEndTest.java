@@ -35,7 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * it fails in one sentence naming the budget and the key. The command goes on: the next run of it
  * (one after the other, so it starts only once the first is over) starts, passes, and the command
  * ends 1, not 142 or 143. The time from the stuck run's start to the next run's start is measured
- * here, from outside, against the budget.
+ * here, from outside, against the budget. Its exit 1 is ccci's verdict: Surefire, whose
+ * {@code rerunFailingTestsCount} recipe-suites sets, counts the stopped run's class-level failure as a
+ * flake once the next run's checks passed, and its own result alone would end the command 0.
  */
 @RealEngine
 class RunBudgetEndToEndTest {
@@ -130,6 +132,9 @@ class RunBudgetEndToEndTest {
                 "install > deploy: failed — the run was stopped: " + sentence,
                 "the run was stopped and torn down: " + sentence);
         assertThat(out).doesNotContain("not started: the command was stopped", "hard deadline —");
+        // Surefire (rerunFailingTestsCount=1) counts the stuck run's class-level failure as a flake once the
+        // steady run's checks passed: the build fails on ccci's verdict, read after Surefire (CommandVerdict)
+        assertThat(out).contains("[ERROR] ccci: run budget-stuck failed (its RUN SUMMARY says why)");
 
         JsonNode catalogue = new ObjectMapper().readTree(sandbox.resolve("runs/budget/catalogue.json").toFile());
         Map<String, Integer> levels = new HashMap<>();
