@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +32,9 @@ import org.w3c.dom.NodeList;
  * tier, as this host does not allow flakes; the second reads {@code deterministic} after 3 attempts.
  * results.json carries every attempt, Surefire's XML is well-formed and carries a
  * {@code flakyFailure} and a failure with its {@code rerunFailure}s, and Surefire's own rerun of the
- * failed tests runs nothing and leaves the Open Test Reporting XML of the run in place.
+ * failed tests runs nothing and leaves the Open Test Reporting XML of the run in place; the
+ * surefire-report plugin renders that XML. On a host that allows flakes the flaky run passes, and
+ * the command, whose only test Surefire counts a flake, exits 0.
  */
 @RealEngine
 class FlakyCheckEndToEndTest {
@@ -124,6 +127,58 @@ class FlakyCheckEndToEndTest {
     }
 
     @Test
+    void onAHostThatAllowsFlakesAFlakyCheckPassesItsTierAndTheCommandExitsZero() throws Exception {
+        Path recipes = Files.createDirectories(sandbox.resolve("recipes"));
+        recipe(recipes, "flaky-site", 2);
+
+        MavenRun run = MavenRun.start(sandbox.resolve("allowed.log"), Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
+                "ABRA_DIR", sandbox.resolve("abra").toString()), "-Drecipe=flaky-site", "-Dccci.recipes=" + recipes,
+                "-Dccci.stages=install", "-Dccci.run-id=e2e-allowed", "-Dccci.pr=3043", "-Dccci.allow-flaky=true");
+        int exit = run.waitFor(Duration.ofMinutes(10));
+        String output = run.output();
+        Matcher app = APP.matcher(output);
+        try {
+            assertThat(exit).as(output).isZero();
+            JsonNode results = new ObjectMapper().readTree(sandbox.resolve("runs/e2e-allowed/results.json").toFile());
+            assertThat(results.path("rungs").path("install").asText()).as(results.toPrettyString()).isEqualTo("pass");
+            JsonNode flaky = servesHttp("e2e-allowed");
+            assertThat(flaky.path("outcome").asText()).isEqualTo("flaky");
+            assertThat(output).doesNotContain("[ERROR] ccci: run");
+            Document xml = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                    .parse(run.reports().resolve("TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml").toFile());
+            assertThat(children(testcase(xml, "flaky-site > install > serves-http"), "flakyFailure")).isEqualTo(1);
+            assertThat(run.reports().resolve("ccci-command-verdict.txt")).hasContent("passed\nruns 1");
+        } finally {
+            if (app.find()) {
+                MavenRun.removeLeftovers(app.group(1));
+            }
+        }
+    }
+
+    /**
+     * Surefire's report plugin (3.5.4: the newest whose dependencies this host's Maven repository holds)
+     * run on {@code reports} in a project of its own under {@code scratch}: its page, surefire.html.
+     */
+    private static String rendered(Path reports, Path scratch) throws Exception {
+        Files.createDirectories(scratch);
+        Files.writeString(scratch.resolve("pom.xml"), """
+                <project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+                  <groupId>ccci.test</groupId><artifactId>rendered</artifactId><version>1</version><packaging>pom</packaging>
+                  <build><plugins><plugin>
+                    <groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-report-plugin</artifactId>
+                    <version>3.5.4</version>
+                    <configuration><reportsDirectories><reportsDirectory>%s</reportsDirectory></reportsDirectories></configuration>
+                  </plugin></plugins></build>
+                </project>
+                """.formatted(reports), StandardCharsets.UTF_8);
+        Process mvn = new ProcessBuilder("mvn", "-B", "-q", "org.apache.maven.plugins:maven-surefire-report-plugin:3.5.4:report-only")
+                .directory(scratch.toFile()).redirectErrorStream(true).start();
+        String out = new String(mvn.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(mvn.waitFor()).as(out).isZero();
+        return Files.readString(scratch.resolve("target/reports/surefire.html"), StandardCharsets.UTF_8);
+    }
+
+    @Test
     void aCheckFailingOneTimeInTwoReadsFlakyAndOneAlwaysFailingReadsDeterministicWithoutARedeploy() throws Exception {
         Path recipes = Files.createDirectories(sandbox.resolve("recipes"));
         recipe(recipes, "flaky-site", 2);
@@ -173,6 +228,10 @@ class FlakyCheckEndToEndTest {
             Element brokenCase = testcase(xml, "broken-site > install > serves-http");
             assertThat(children(brokenCase, "failure")).isEqualTo(1);
             assertThat(children(brokenCase, "rerunFailure")).isEqualTo(2);
+            // the surefire-report plugin renders it: both checks, the deterministic one's failure with its reason
+            String page = rendered(run.reports(), sandbox.resolve("rendered"));
+            assertThat(page).contains("flaky-site &gt; install &gt; serves-http", "broken-site &gt; install &gt; serves-http",
+                    "serves-http-failure", "502");
             // Surefire's rerun of the failed tests ran nothing and left the run's own report
             assertThat(output).contains("Flakes: 1");
             Path otr = run.reports().resolve("open-test-report.xml");

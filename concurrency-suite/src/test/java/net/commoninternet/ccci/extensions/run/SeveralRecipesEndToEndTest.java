@@ -246,6 +246,12 @@ class SeveralRecipesEndToEndTest {
         String otr = Files.readString(run.reports.resolve("open-test-report.xml"), StandardCharsets.UTF_8);
         assertThat(otr).contains("path=\"ccci/catalogue.html\"", "path=\"ccci/catalogue.json\"",
                 "path=\"ccci/custom-html-broken/report.html\"", "path=\"ccci/custom-html/badge.svg\"");
+        // The command ended once every run had: each run's RUN SUMMARY and its clean teardown are in its console,
+        // the red ones' too, none cut off by Surefire's end of the command (its rerun of the failed checks included).
+        assertThat(output.lines().filter(l -> l.startsWith("== END RUN SUMMARY ")).distinct()).as(output).hasSize(bundled.size());
+        for (String domain : run.domains.values()) {
+            assertThat(output).as(output).contains("== teardown of " + domain + ": clean ==");
+        }
         for (String recipe : bundled) {
             run.assertNothingLeftOf(recipe);
         }
@@ -299,8 +305,9 @@ class SeveralRecipesEndToEndTest {
             });
         }
         assertThat(run.runLog("custom-html-broken")).contains("recipe custom-html-broken 1.1.0+1.36.1 (pr ",
-                "upgrade > moved-to-head: failed — the upgrade left 1.0.0+1.36.0 running with the same images; the head under"
-                        + " test is 1.1.0+1.36.1, but its compose.yml still labels the version 1.0.0+1.36.0");
+                "upgrade > moved-to-head: failed (deterministic: failed 3 of 3 attempts) — the upgrade left 1.0.0+1.36.0"
+                        + " running with the same images; the head under test is 1.1.0+1.36.1, but its compose.yml still"
+                        + " labels the version 1.0.0+1.36.0");
     }
 
     @Test
