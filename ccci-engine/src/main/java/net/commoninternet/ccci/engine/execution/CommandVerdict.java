@@ -77,18 +77,42 @@ public final class CommandVerdict {
     }
 
     /**
-     * In Maven's JVM after Surefire ({@code args[0]}: the reporting output folder): exit 1 with one
-     * sentence when the command's verdict, written since this JVM started, names a failed run.
+     * What Maven's JVM says after Surefire: the one sentence that fails the build when the verdict
+     * names a failed run, or, when the build was told to go on past test failures
+     * ({@code -Dmaven.test.failure.ignore=true}, as Surefire honours it), the same news as a warning
+     * that does not; empty when every run passed.
+     */
+    static Optional<Verdict> judge(List<String> failedRuns, boolean failureIgnored) {
+        if (failedRuns.isEmpty()) {
+            return Optional.empty();
+        }
+        String runs = (failedRuns.size() == 1 ? "run " : "runs ") + String.join(", ", failedRuns) + " failed ("
+                + (failedRuns.size() == 1 ? "its RUN SUMMARY says" : "their RUN SUMMARYs say") + " why)";
+        return Optional.of(failureIgnored
+                ? new Verdict(false, "[WARNING] ccci: " + runs + "; the build goes on, as -Dmaven.test.failure.ignore=true asks.")
+                : new Verdict(true, "[ERROR] ccci: " + runs
+                        + ": the build fails on ccci's verdict, whatever Surefire counted as a flake."));
+    }
+
+    /** The line Maven's JVM prints, and whether the build ends with it. */
+    record Verdict(boolean failsTheBuild, String line) {
+    }
+
+    /**
+     * In Maven's JVM after Surefire ({@code args[0]}: the reporting output folder; {@code args[1]},
+     * if given, Surefire's {@code maven.test.failure.ignore}): exit 1 with one sentence when the
+     * command's verdict, written since this JVM started, names a failed run.
      */
     public static void main(String[] args) throws IOException {
         List<String> failedRuns = failedIn(Path.of(args[0]), ManagementFactory.getRuntimeMXBean().getStartTime());
-        if (!failedRuns.isEmpty()) {
-            System.err.println("[ERROR] ccci: " + (failedRuns.size() == 1 ? "run " : "runs ") + String.join(", ", failedRuns)
-                    + " failed (" + (failedRuns.size() == 1 ? "its RUN SUMMARY says" : "their RUN SUMMARYs say")
-                    + " why): the build fails on ccci's verdict, whatever Surefire counted as a flake.");
+        Optional<Verdict> verdict = judge(failedRuns, args.length > 1 && Boolean.parseBoolean(args[1].strip()));
+        if (verdict.isPresent()) {
+            System.err.println(verdict.get().line());
             System.err.flush();
-            // Maven's failure of a plugin would print its stack (exec:java logs what main throws): end the build here
-            System.exit(1);
+            if (verdict.get().failsTheBuild()) {
+                // Maven's failure of a plugin would print its stack (exec:java logs what main throws): end the build here
+                System.exit(1);
+            }
         }
     }
 }

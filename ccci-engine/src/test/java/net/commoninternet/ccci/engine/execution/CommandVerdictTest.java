@@ -79,6 +79,18 @@ class CommandVerdictTest {
         assertThat(CommandVerdict.failedIn(outputRoot.resolve("none"), 0)).isEqualTo(List.of());
     }
 
+    @Test
+    void aFailedRunFailsTheBuildInOneSentenceUnlessTheBuildIsToldToIgnoreTestFailures() {
+        assertThat(CommandVerdict.judge(List.of(), false)).isEmpty();
+        CommandVerdict.Verdict failing = CommandVerdict.judge(List.of("v1", "v2"), false).orElseThrow();
+        assertThat(failing.failsTheBuild()).isTrue();
+        assertThat(failing.line()).startsWith("[ERROR] ccci: runs v1, v2 failed (their RUN SUMMARYs say why)");
+        CommandVerdict.Verdict ignored = CommandVerdict.judge(List.of("v1"), true).orElseThrow();
+        assertThat(ignored.failsTheBuild()).isFalse();
+        assertThat(ignored.line()).startsWith("[WARNING] ccci: run v1 failed (its RUN SUMMARY says why)")
+                .contains("-Dmaven.test.failure.ignore=true");
+    }
+
     private record Root(Path root) implements OutputDirectoryCreator {
         @Override
         public Path getRootDirectory() {
