@@ -18,6 +18,7 @@ import java.util.Objects;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.SkipKind;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,24 @@ class EngineExecutionTest {
                 RunRecord.Row.skipped(Tier.UPGRADE, null, SkipKind.UNVERIFIED,
                         "tier upgrade has no implementation on the class path (unver)"),
                 RunRecord.Row.failed(Tier.LINT, null, "lint operation broke"));
+    }
+
+    /**
+     * A check the host failed (the live run finds a {@link HostFault} in what it threw): JUnit reports it
+     * failed with the host fault itself (not an assertion: Surefire's {@code <error>}), and the record keeps
+     * it as an infrastructure skip, never a failure of the recipe's.
+     */
+    @Test
+    void aCheckTheHostFailedIsReportedAsTheHostFaultAndRecordedAsInfrastructureNotAsAFailure() throws IOException {
+        Files.createDirectories(recipes.resolve("host-refused"));
+
+        EngineExecutionResults results = execute(selectClass(Anchor.class), "host-refused", "install");
+
+        String sentence = HostFault.Cause.ENGINE.describe("it answered HTTP 500: refused");
+        results.testEvents().assertThatEvents().haveExactly(1, event(test("fails"),
+                finishedWithFailure(instanceOf(HostFault.class), message(sentence))));
+        assertThat(RecordingLifecycle.lastRecord).containsExactlyInAnyOrder(RunRecord.Row.passed(Tier.INSTALL, "passes"),
+                RunRecord.Row.skipped(Tier.INSTALL, "fails", SkipKind.INFRASTRUCTURE, sentence));
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.Driver;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.TierContext;
@@ -38,6 +39,10 @@ public final class RecordingTiers {
                     }),
                     Check.of("fails", run -> {
                         RecordingLifecycle.EVENTS.add("check fails");
+                        if (run.recipe().startsWith("host-")) { // the engine refused what the check asked of it
+                            throw new IllegalStateException("the probe could not start", new HostFault(HostFault.Cause.ENGINE,
+                                    "it answered HTTP 500: refused", null));
+                        }
                         throw new AssertionError("planted failure");
                     }));
         }

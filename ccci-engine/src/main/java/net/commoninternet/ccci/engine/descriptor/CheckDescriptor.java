@@ -90,7 +90,7 @@ public final class CheckDescriptor extends AbstractTestDescriptor implements Nod
             check.verify(context.tierView());
         } catch (Throwable t) {
             stoppedAtFailure = context.stopped();
-            Throwable reported = Redaction.of(t, context.run()::redact);
+            Throwable reported = Redaction.of(Outcomes.classified(context, t), context.run()::redact);
             context.tier().failed(reported);
             throw Redaction.rethrow(reported);
         }
