@@ -116,6 +116,7 @@ class HostFaultRunTest {
     /** The fault, whole, in summary.md, report.html, the RUN SUMMARY, and an {@code <error>} in the Surefire XML. */
     private void assertHostsEverywhere(MavenRun run, String runId, String where, String sentence) throws IOException {
         Path runDir = sandbox.resolve("runs").resolve(runId);
+        assertThat(results(runId).path("flags").path("clean_teardown").asBoolean()).as("clean teardown").isTrue();
         assertThat(runDir.resolve("summary.md")).content().contains("**Not verified: the host's fault, not the recipe's**",
                 "- `" + where + "`: `" + sentence + "`").doesNotContain("Failing checks");
         assertThat(runDir.resolve("report.html")).content().contains("Not verified: the host's fault, not the recipe's", "unverified (the host&#39;s fault)",
