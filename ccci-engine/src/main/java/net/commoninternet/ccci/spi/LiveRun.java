@@ -66,4 +66,15 @@ public interface LiveRun {
 
     /** The logs of the app's services and of its cold dependencies', secrets masked. */
     ServiceLogs serviceLogs();
+
+    /**
+     * Whether {@code failure}, which a tier's operation or check threw, is the host's fault and not the
+     * recipe's ({@link HostFault}, its cause and what to do), as the lifecycle that made this run judges
+     * it (the engine's words, the registry, the disk, ccci's own code); empty for the recipe's own
+     * failure. The engine asks once per failure and reports what this returns in its place. By default,
+     * only a failure that already carries a {@link HostFault}.
+     */
+    default Optional<HostFault> hostFault(Throwable failure) {
+        return HostFault.in(failure);
+    }
 }

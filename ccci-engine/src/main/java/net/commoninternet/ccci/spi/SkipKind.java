@@ -5,7 +5,8 @@ import org.apiguardian.api.API;
 /**
  * Why a check or a tier was skipped: what the results make of it. A structural or intentional
  * skip beside passing checks leaves its rung passing; a lint finding fails the lint rung while
- * the run stays green; anything else means nobody knows, and the rung reads unver.
+ * the run stays green; anything else means nobody knows, and the rung reads unver: an unexplained
+ * skip, or a failure the host caused ({@link #INFRASTRUCTURE}).
  */
 @API(status = API.Status.EXPERIMENTAL)
 public enum SkipKind {
@@ -16,7 +17,12 @@ public enum SkipKind {
     /** The lint found something: verdict-neutral for the run, a fail of the lint rung. */
     LINT_FINDING("lint finding (verdict-neutral): "),
     /** Nothing was checked (no implementation, a lint that did not run, a rule it did not report). */
-    UNVERIFIED("");
+    UNVERIFIED(""),
+    /**
+     * The host failed it, not the recipe ({@link HostFault}, whose message says why and what to do): nothing
+     * was proven either way, so the rung reads unver and the run unverified, never failed.
+     */
+    INFRASTRUCTURE("");
 
     private final String prefix;
 

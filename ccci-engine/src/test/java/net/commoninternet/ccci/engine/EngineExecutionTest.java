@@ -18,6 +18,7 @@ import java.util.Objects;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.engine.config.Constants;
 import net.commoninternet.ccci.spi.RunRecord;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.SkipKind;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,40 @@ class EngineExecutionTest {
                 RunRecord.Row.skipped(Tier.UPGRADE, null, SkipKind.UNVERIFIED,
                         "tier upgrade has no implementation on the class path (unver)"),
                 RunRecord.Row.failed(Tier.LINT, null, "lint operation broke"));
+    }
+
+    /**
+     * A check the host failed (the live run finds a {@link HostFault} in what it threw): JUnit reports it
+     * failed with the host fault itself (not an assertion: Surefire's {@code <error>}), and the record keeps
+     * it as an infrastructure skip, never a failure of the recipe's.
+     */
+    @Test
+    void aCheckTheHostFailedIsReportedAsTheHostFaultAndRecordedAsInfrastructureNotAsAFailure() throws IOException {
+        Files.createDirectories(recipes.resolve("host-refused"));
+
+        EngineExecutionResults results = execute(selectClass(Anchor.class), "host-refused", "install");
+
+        String sentence = HostFault.Cause.ENGINE.describe("it answered HTTP 500: refused");
+        results.testEvents().assertThatEvents().haveExactly(1, event(test("fails"),
+                finishedWithFailure(instanceOf(HostFault.class), message(sentence))));
+        assertThat(RecordingLifecycle.lastRecord).containsExactlyInAnyOrder(RunRecord.Row.passed(Tier.INSTALL, "passes"),
+                RunRecord.Row.skipped(Tier.INSTALL, "fails", SkipKind.INFRASTRUCTURE, sentence));
+    }
+
+    /**
+     * A check the host failed is no look at the app that another try could change the recipe's
+     * verdict on: it is said as the host's at once, never tried again (a second try that passed would
+     * read the host's failure as the recipe's flake).
+     */
+    @Test
+    void aCheckTheHostFailedIsNotTriedAgain() throws IOException {
+        Files.createDirectories(recipes.resolve("host-once-refused"));
+
+        execute(selectClass(Anchor.class), "host-once-refused", "install");
+
+        assertThat(RecordingLifecycle.EVENTS.stream().filter("check passes"::equals)).hasSize(1);
+        assertThat(RecordingLifecycle.lastRecord).contains(RunRecord.Row.skipped(Tier.INSTALL, "passes",
+                SkipKind.INFRASTRUCTURE, HostFault.Cause.ENGINE.describe("it answered HTTP 500: refused")));
     }
 
     /**

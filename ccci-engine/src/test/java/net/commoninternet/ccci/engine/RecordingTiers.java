@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.Driver;
 import net.commoninternet.ccci.spi.RunExtension;
 import net.commoninternet.ccci.spi.TierContext;
@@ -29,6 +30,9 @@ public final class RecordingTiers {
             return List.of(
                     Check.of("passes", run -> {
                         RecordingLifecycle.EVENTS.add("check passes");
+                        if (run.recipe().startsWith("host-once-")) { // a check tried again on failure that the host fails
+                            throw new HostFault(HostFault.Cause.ENGINE, "it answered HTTP 500: refused", null);
+                        }
                         if (run.recipe().startsWith("stopped-")) { // as a SIGTERM mid-check: the guards' stop
                             RecordingLifecycle.STOPS.put(run.recipe(), "the run was stopped by SIGTERM");
                             if (run.recipe().endsWith("-interrupted")) { // and its interrupt ending the check
@@ -38,6 +42,10 @@ public final class RecordingTiers {
                     }),
                     Check.once("fails", run -> {
                         RecordingLifecycle.EVENTS.add("check fails");
+                        if (run.recipe().startsWith("host-")) { // the engine refused what the check asked of it
+                            throw new IllegalStateException("the probe could not start", new HostFault(HostFault.Cause.ENGINE,
+                                    "it answered HTTP 500: refused", null));
+                        }
                         throw new AssertionError("planted failure");
                     }));
         }

@@ -10,6 +10,7 @@ import net.commoninternet.ccci.engine.execution.CcciExecutionContext;
 import net.commoninternet.ccci.engine.execution.Redaction;
 import net.commoninternet.ccci.engine.extension.CheckTags;
 import net.commoninternet.ccci.spi.Check;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.SkipKind;
 import org.apiguardian.api.API;
@@ -117,11 +118,12 @@ public final class CheckDescriptor extends AbstractTestDescriptor implements Nod
                 return context;
             } catch (Throwable t) {
                 stoppedAtFailure = context.stopped();
-                reported = Redaction.of(t, context.run()::redact);
+                reported = Redaction.of(Outcomes.classified(context, t), context.run()::redact);
                 if (!(t instanceof TestAbortedException)) { // a skip is no failed try: the tries before it are kept
                     tries.add(new RunRecord.Attempt(attempt, bound, RunRecord.Status.FAILED, reported.getMessage()));
                 }
-                if (attempt >= bound || !worthAnotherTry(t) || context.stopped().isPresent()) {
+                // the host's fault is no look at the app: it is said as the host's at once, never tried again as the recipe's
+                if (attempt >= bound || !worthAnotherTry(t) || context.stopped().isPresent() || HostFault.in(reported).isPresent()) {
                     attempts = List.copyOf(tries);
                     context.tier().failed(reported);
                     throw Redaction.rethrow(reported);

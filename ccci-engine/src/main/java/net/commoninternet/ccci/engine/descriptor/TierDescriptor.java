@@ -153,7 +153,7 @@ public final class TierDescriptor extends AbstractTestDescriptor implements Node
             context.plugins().extensions().beforeChecks(context.tierView());
         } catch (Throwable t) {
             stoppedAtFailure = context.stopped();
-            Throwable reported = Redaction.of(t, context.run()::redact);
+            Throwable reported = Redaction.of(Outcomes.classified(context, t), context.run()::redact);
             context.tier().failed(reported);
             throw Redaction.rethrow(reported);
         }

@@ -1,6 +1,7 @@
 package net.commoninternet.ccci.engine.execution;
 
 import java.util.function.UnaryOperator;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.Skipped;
 import org.apiguardian.api.API;
 import org.opentest4j.TestAbortedException;
@@ -13,7 +14,8 @@ import org.opentest4j.TestAbortedException;
  * gutter: Surefire prints a message's lines as they are). A throwable whose chain the redactor
  * leaves as it is is returned as it is; otherwise a copy of the chain with the redacted messages
  * and the original stack traces, keeping what the report tells apart: an abort stays an abort
- * (skipped), an assertion stays an assertion (failure), anything else is an error.
+ * (skipped), an assertion stays an assertion (failure), the host's fault stays the host's
+ * ({@link HostFault}: an error), anything else is an error.
  */
 @API(status = API.Status.INTERNAL)
 public final class Redaction {
@@ -51,7 +53,9 @@ public final class Redaction {
         String message = t.getMessage() == null ? null : redact.apply(t.getMessage());
         Throwable cause = t.getCause() == null || depth > 20 ? null : copy(t.getCause(), redact, depth + 1);
         Throwable copy;
-        if (t instanceof Skipped skipped) {
+        if (t instanceof HostFault fault) {
+            copy = new HostFault(fault, message, cause);
+        } else if (t instanceof Skipped skipped) {
             copy = new Skipped(skipped.kind(), message, cause);
         } else if (t instanceof TestAbortedException) {
             copy = new TestAbortedException(message, cause);

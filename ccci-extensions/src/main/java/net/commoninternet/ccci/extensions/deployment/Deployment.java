@@ -15,6 +15,7 @@ import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.UpgradePlan;
 import net.commoninternet.ccci.spi.Backups;
 import net.commoninternet.ccci.spi.Convergence;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.LiveRun;
 import net.commoninternet.ccci.spi.Probes;
 import net.commoninternet.ccci.spi.ServiceLogs;
@@ -176,5 +177,11 @@ public final class Deployment implements LiveRun {
     @Override
     public ServiceLogs serviceLogs() {
         return new LiveServiceLogs(this);
+    }
+
+    /** As {@link HostFaults} judges it, with the run's engine to ask about an image its tasks could not find. */
+    @Override
+    public Optional<HostFault> hostFault(Throwable failure) {
+        return HostFaults.on(tools.docker()).of(failure);
     }
 }

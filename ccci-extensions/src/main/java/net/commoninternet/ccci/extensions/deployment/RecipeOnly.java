@@ -14,6 +14,7 @@ import net.commoninternet.ccci.extensions.recipe.App;
 import net.commoninternet.ccci.extensions.recipe.UpgradePlan;
 import net.commoninternet.ccci.spi.Backups;
 import net.commoninternet.ccci.spi.Convergence;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.LiveRun;
 import net.commoninternet.ccci.spi.Probes;
 import net.commoninternet.ccci.spi.ServiceLogs;
@@ -120,5 +121,11 @@ public final class RecipeOnly implements LiveRun {
                 return "";
             }
         };
+    }
+
+    /** As {@link HostFaults} judges it from the failure alone: this run has no app whose image could be missing. */
+    @Override
+    public Optional<HostFault> hostFault(Throwable failure) {
+        return HostFaults.withoutEngine().of(failure);
     }
 }

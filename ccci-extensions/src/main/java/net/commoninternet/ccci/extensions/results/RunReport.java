@@ -93,6 +93,17 @@ public final class RunReport {
         return Templates.render("badge.svg.mustache", model);
     }
 
+    /** Each failure the host caused ({@code host_faults}) as {@code where} and its whole sentence. */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> hostFaults(Map<String, Object> results) {
+        Object listed = results.get("host_faults");
+        if (!(listed instanceof List<?> faults)) {
+            return List.of();
+        }
+        return faults.stream().map(f -> (Map<String, Object>) f).map(f -> Map.<String, Object>of("where", f.get("tier")
+                + (f.get("check") == null ? "" : " > " + f.get("check")), "reason", String.valueOf(f.get("message")))).toList();
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> model(Path runDir, Map<String, Object> results, String badge, TierLogs logs)
             throws IOException {
@@ -136,8 +147,10 @@ public final class RunReport {
             Map<String, Object> row = new HashMap<>();
             row.put("tier", tier);
             row.put("check", test.get("check") == null ? "(the tier)" : test.get("check"));
-            row.put("status", test.get("status"));
-            row.put("skip", test.get("skip") == null ? "" : " (" + String.valueOf(test.get("skip")).replace('_', ' ') + ")");
+            boolean hosts = "infrastructure".equals(test.get("skip"));
+            row.put("status", hosts ? "unverified" : test.get("status"));
+            row.put("skip", hosts ? " (the host's fault)"
+                    : test.get("skip") == null ? "" : " (" + String.valueOf(test.get("skip")).replace('_', ' ') + ")");
             String outcome = RunResults.outcomeLine(test);
             row.put("outcome", outcome.isEmpty() ? "" : " (" + outcome + ")");
             row.put("reason", reason(test));
@@ -169,6 +182,9 @@ public final class RunReport {
         }
         model.put("broke", broke);
         model.put("hasBroke", !broke.isEmpty());
+        List<Map<String, Object>> hosts = hostFaults(results);
+        model.put("hostFaults", hosts);
+        model.put("hasHostFaults", !hosts.isEmpty());
         model.put("checks", checks);
         List<Map<String, Object>> rungs = new ArrayList<>();
         ((Map<String, Object>) results.get("rungs")).forEach((name, verdict) -> rungs.add(Map.of("name", name, "verdict", verdict)));

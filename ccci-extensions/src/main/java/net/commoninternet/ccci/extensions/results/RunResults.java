@@ -56,7 +56,8 @@ public final class RunResults {
      * raised when a field changes meaning or goes; a consumer checks it before it reads on. 2 added
      * {@code upgrade}, {@code verdict}, {@code counts}, {@code next_level}, {@code environment} and each
      * row's {@code skip} kind; 3 added {@code upgrades}, the upgrade from each base; 4 added each row's
-     * {@code outcome} ({@code flaky}, {@code deterministic}) and {@code attempts}.
+     * {@code outcome} ({@code flaky}, {@code deterministic}) and {@code attempts}, {@code host_faults} and
+     * the skip kind {@code infrastructure}.
      */
     public static final int SCHEMA_VERSION = 4;
 
@@ -175,10 +176,10 @@ public final class RunResults {
         if (mine.stream().anyMatch(r -> r.skip() == SkipKind.LINT_FINDING)) {
             return Verdict.FAIL; // verdict-neutral for the run, but the lint rung did not pass
         }
-        // A skip without a structural or intentional reason means nobody knows: unverified. A
-        // check skipped for a structural reason (no READY_PROBE, say) beside passing ones is no
-        // reason to doubt the tier.
-        if (mine.stream().anyMatch(r -> r.skip() == SkipKind.UNVERIFIED)) {
+        // A skip without a structural or intentional reason means nobody knows: unverified; so does a
+        // failure the host caused. A check skipped for a structural reason (no READY_PROBE, say) beside
+        // passing ones is no reason to doubt the tier.
+        if (mine.stream().anyMatch(r -> Standing.unverified(r))) {
             return Verdict.UNVER;
         }
         return mine.stream().anyMatch(r -> r.status() == Status.PASSED) ? Verdict.PASS : Verdict.SKIP;
@@ -273,6 +274,7 @@ public final class RunResults {
         results.put("counts", standing.counts());
         results.put("next_level", standing.next().orElse(null));
         results.put("skips", rows.stream().filter(r -> r.status() == Status.SKIPPED).map(RunResults::row).toList());
+        results.put("host_faults", Standing.hostFaults(rows).stream().map(RunResults::hostFault).toList());
         results.put("customization", SecretMasking.mask(null, run.customization(), run.secretValues()));
         Map<String, Object> flags = new LinkedHashMap<>();
         flags.put("clean_teardown", run.cleanTeardown());
@@ -414,6 +416,9 @@ public final class RunResults {
         record.rows().stream().filter(r -> r.status() == Status.PASSED && r.outcome().isPresent()).forEach(r -> lines.add("  "
                 + r.tier().id() + " > " + r.check() + ": " + r.outcomeLine().orElseThrow() + " — attempt 1: "
                 + Standing.oneLine(String.valueOf(r.attempts().get(0).message()))));
+        // the host's failures in full: the sentence says whose fault, what happened and what to do
+        Standing.hostFaults(record.rows()).forEach(r -> lines.add("  " + r.tier().id() + (r.check() == null ? "" : " > "
+                + r.check()) + ": not verified — " + UntrustedText.oneLine(String.valueOf(r.message()))));
         String timings = RunReport.timingsLine(timings(run.timeline()));
         if (!timings.isEmpty()) {
             lines.add(timings);
@@ -421,6 +426,16 @@ public final class RunResults {
         lines.add("clean_teardown " + run.cleanTeardown() + "; " + where);
         lines.add("== END RUN SUMMARY " + mark + " ==");
         return lines.stream().map(UntrustedText::oneLine).toList();
+    }
+
+    /** A failure the host caused, as results.json's {@code host_faults} lists it: where, its cause and the sentence. */
+    private static Map<String, Object> hostFault(Row row) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("tier", row.tier().id());
+        out.put("check", row.check());
+        out.put("cause", Standing.hostCause(row.message()));
+        out.put("message", row.message());
+        return out;
     }
 
     private static Map<String, Object> row(Row row) {

@@ -14,6 +14,7 @@ import net.commoninternet.ccci.extensions.results.RunResults.Rung;
 import net.commoninternet.ccci.extensions.results.RunResults.Verdict;
 import net.commoninternet.ccci.spi.RunRecord.Row;
 import net.commoninternet.ccci.spi.RunRecord.Status;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.SkipKind;
 
 /**
@@ -23,7 +24,9 @@ import net.commoninternet.ccci.spi.SkipKind;
  * <p>The verdict follows from the rungs, never from the absence of failures alone: {@code failed}
  * when a check failed (what also makes the command fail), {@code passed} only when the run reached
  * level 1 or above with nothing failed, and {@code unverified} otherwise: a run whose checks were
- * all skipped without a structural or intentional reason proved nothing, and is not green.
+ * all skipped without a structural or intentional reason proved nothing, and is not green; nor is
+ * a run the host failed anywhere ({@link SkipKind#INFRASTRUCTURE}), at whatever level: what the host
+ * kept from being verified is the host's to fix, not the recipe's, and no green either.
  *
  * <p>Level N means rungs 1..N passed or were skipped and rung N passed; so rung N+1 is always the
  * first rung that did not pass, and its verdict and first telling row are the reason.
@@ -42,12 +45,13 @@ record Standing(String verdict, Map<String, Object> counts, Optional<Map<String,
         Map<Rung, Verdict> rungs = RunResults.rungs(rows);
         int level = RunResults.level(rungs);
         boolean failed = rows.stream().anyMatch(r -> r.status() == Status.FAILED);
-        String verdict = failed ? "failed" : level >= 1 ? "passed" : "unverified";
+        // a rung the host kept from being verified is no green, whatever rungs passed: the run is unverified
+        String verdict = failed ? "failed" : level >= 1 && hostFaults(rows).isEmpty() ? "passed" : "unverified";
         Map<String, Object> counts = new LinkedHashMap<>();
         counts.put("passed", rows.stream().filter(r -> r.status() == Status.PASSED).count());
         counts.put("failed", rows.stream().filter(r -> r.status() == Status.FAILED).count());
-        counts.put("skipped", rows.stream().filter(r -> r.skip() != null && r.skip() != SkipKind.UNVERIFIED).count());
-        counts.put("unverified", rows.stream().filter(r -> r.skip() == SkipKind.UNVERIFIED).count());
+        counts.put("skipped", rows.stream().filter(r -> r.skip() != null && !unverified(r)).count());
+        counts.put("unverified", rows.stream().filter(Standing::unverified).count());
         if (level == Rung.values().length) {
             return new Standing(verdict, counts, Optional.empty());
         }
@@ -66,7 +70,7 @@ record Standing(String verdict, Map<String, Object> counts, Optional<Map<String,
         List<Row> mine = rows.stream().filter(r -> r.tier().rung() == rung.ordinal() + 1).toList();
         Optional<Row> telling = switch (verdict) {
             case FAIL -> first(mine, r -> r.status() == Status.FAILED).or(() -> first(mine, r -> r.skip() == SkipKind.LINT_FINDING));
-            case UNVER -> first(mine, r -> r.skip() == SkipKind.UNVERIFIED);
+            case UNVER -> first(mine, r -> r.skip() == SkipKind.INFRASTRUCTURE).or(() -> first(mine, r -> r.skip() == SkipKind.UNVERIFIED));
             case SKIP -> first(mine, r -> r.status() == Status.SKIPPED);
             case PASS -> Optional.empty();
         };
@@ -81,6 +85,23 @@ record Standing(String verdict, Map<String, Object> counts, Optional<Map<String,
                     + tiers.stream().map(Tier::id).collect(Collectors.joining(" and "));
         }
         return "none of its checks ran (the run stopped before them)";
+    }
+
+    /** A row that proves nothing either way: a skip nobody explained, or a failure the host caused. */
+    static boolean unverified(Row row) {
+        return row.skip() == SkipKind.UNVERIFIED || row.skip() == SkipKind.INFRASTRUCTURE;
+    }
+
+    /** The rows the host failed ({@link SkipKind#INFRASTRUCTURE}), in the run's order. */
+    static List<Row> hostFaults(List<Row> rows) {
+        return rows.stream().filter(r -> r.skip() == SkipKind.INFRASTRUCTURE).toList();
+    }
+
+    /** The cause a host fault's sentence names ({@code image_pull}, ...; {@link HostFault.Cause#id}), or {@code unknown}. */
+    static String hostCause(String message) {
+        String text = String.valueOf(message);
+        return Arrays.stream(HostFault.Cause.values()).filter(c -> text.startsWith(c.opening())).map(HostFault.Cause::id)
+                .findFirst().orElse("unknown");
     }
 
     private static Optional<Row> first(List<Row> rows, Predicate<Row> which) {

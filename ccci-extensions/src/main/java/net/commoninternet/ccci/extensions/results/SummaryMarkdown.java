@@ -76,6 +76,13 @@ final class SummaryMarkdown {
                         + "; attempt 1: " + code(Standing.oneLine(String.valueOf(first.get("message")))));
             }
         }
+        List<Map<String, Object>> hosts = RunReport.hostFaults(results);
+        if (!hosts.isEmpty()) {
+            lines.add("");
+            lines.add("**Not verified: the host's fault, not the recipe's**");
+            lines.add("");
+            hosts.forEach(f -> lines.add("- " + code(f.get("where")) + ": " + code(f.get("reason"))));
+        }
         lines.addAll(new UpgradeMatrixView(results).markdown());
         lines.add("");
         lines.add("checks: " + Standing.describe((Map<String, Object>) results.get("counts"))

@@ -12,6 +12,7 @@ import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.deployment.Dependencies;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
+import net.commoninternet.ccci.extensions.deployment.HostFaults;
 import net.commoninternet.ccci.extensions.deployment.Prepared;
 import net.commoninternet.ccci.extensions.deployment.RunHookContext;
 import net.commoninternet.ccci.extensions.deployment.RunTools;
@@ -25,6 +26,7 @@ import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.usage.DiskWatch;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;
 import net.commoninternet.ccci.lifecycle.RunSteps;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.Probes;
 import net.commoninternet.ccci.spi.RunTimeline;
 
@@ -32,7 +34,8 @@ import net.commoninternet.ccci.spi.RunTimeline;
  * The run's one deploy: cold dependencies first (deployed, converged and reachable before the app's
  * hooks run), then the app: created, set up (env, overlays, install steps), its pre-install hooks,
  * the deploy, convergence, and the secret values it really mounts (under the abra driver ccci never
- * saw them), masked from then on. The app's browser and its READY_PROBE begin beside the
+ * saw them), masked from then on. A convergence that failed for the host's reason (see
+ * {@link HostFaults}) fails the deploy as a {@link HostFault}: the tiers would judge the recipe on it. The app's browser and its READY_PROBE begin beside the
  * convergence's last part; the run's disk is watched from just before the deploy until the teardown.
  * Keeps the app once created, for the teardown's results.
  */
@@ -109,6 +112,14 @@ final class AppDeploy {
             return report;
         });
         browser.run(); // a stack whose tasks never all started: now, as for any ended convergence
+        if (!converged.converged()) {
+            // the host kept the app from converging (its image out of the registry's reach, a runtime that cannot
+            // start containers): the deploy is the host's failure, and no tier judges the recipe on it
+            Optional<HostFault> hosts = HostFaults.on(tools.docker()).of(new IllegalStateException(converged.describe()));
+            if (hosts.isPresent()) {
+                throw hosts.get();
+            }
+        }
         return new Deployment(prepared, tools, deps, app, new Deployment.Settled(converged, readiness.get()));
     }
 

@@ -15,6 +15,7 @@ import net.commoninternet.ccci.extensions.boundary.EngineBoundary;
 import net.commoninternet.ccci.extensions.children.ChildEnvironment;
 import net.commoninternet.ccci.extensions.children.ChildProcesses;
 import net.commoninternet.ccci.extensions.deployment.Deployment;
+import net.commoninternet.ccci.extensions.deployment.HostFaults;
 import net.commoninternet.ccci.extensions.deployment.Prepared;
 import net.commoninternet.ccci.extensions.deployment.RecipeOnly;
 import net.commoninternet.ccci.extensions.deployment.RunTools;
@@ -41,10 +42,12 @@ import net.commoninternet.ccci.lifecycle.HostVariables;
 import net.commoninternet.ccci.lifecycle.LifecycleContext;
 import net.commoninternet.ccci.lifecycle.RunSettings;
 import net.commoninternet.ccci.lifecycle.RunSteps;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.LiveRun;
 import net.commoninternet.ccci.spi.Probes;
 import net.commoninternet.ccci.spi.RunRecord;
 import net.commoninternet.ccci.spi.RunTimeline;
+import net.commoninternet.ccci.spi.SkipKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -180,7 +183,11 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
         return claim::release;
     }
 
-    /** The deploy (its failure is a row of the results too: a run without tier rows would read unverified). */
+    /**
+     * The deploy (its failure is a row of the results too: a run without tier rows would read unverified):
+     * a failure the host caused is an infrastructure row and a {@link HostFault} (an error in Surefire's
+     * XML), the recipe's a failed row and an {@link AssertionError} (a failure there), a stop's as it was.
+     */
     @Override
     public LiveRun deploy(Connected engine, Made made) throws Exception {
         if (!run.deploysApp()) {
@@ -195,8 +202,21 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
         } catch (Exception | Error e) {
             // a stop (SIGTERM, the deadline, the run's budget, its disk share, its lease) is what the row says, not the
             // interrupt it caused
-            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", run.redact(means.guards().stopReason()
+            Optional<String> stopped = means.guards().stopReason();
+            Optional<HostFault> hosts = stopped.isPresent() ? Optional.empty() : HostFaults.on(engine.docker()).of(e);
+            if (hosts.isPresent()) {
+                // the host's, not the recipe's: the install rung reads unver, and the run says whose fault it was
+                run.record().add(RunRecord.Row.skipped(Tier.INSTALL, "deploy", SkipKind.INFRASTRUCTURE,
+                        run.redact(hosts.get().getMessage())));
+                LOG.error("!! {} !!", run.redact(hosts.get().getMessage()));
+                throw hosts.get();
+            }
+            run.record().add(RunRecord.Row.failed(Tier.INSTALL, "deploy", run.redact(stopped
                     .orElse(String.valueOf(e.getMessage())))));
+            if (stopped.isEmpty() && e instanceof Exception) {
+                // the recipe's red, as an assertion: Surefire writes it as a <failure>, the host's as an <error>
+                throw new AssertionError(e.getMessage(), e);
+            }
             throw e;
         }
     }
@@ -341,15 +361,25 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
 
     /**
      * The engine went away mid-run (a dockerd restart or stop): one line naming it, not the socket's
-     * own exception; the teardown has already retried within its bound.
+     * own exception, reported as the host's fault; the teardown has already retried within its bound.
+     * Any other failure of the host's ({@link HostFaults}: ccci's own bug in a phase, say) is reported
+     * as a {@link HostFault} too, so Surefire writes it as an error and the words say whose it is.
      */
     @Override
     public Exception explained(Exception failure) {
-        if (!DockerEngine.unreachable(failure)) {
+        if (DockerEngine.unreachable(failure)) {
+            String gone = DockerEngine.goneMessage(engineHost, failure);
+            LOG.error("!! {} !!", gone);
+            return failure instanceof HostFault ? failure : new HostFault(HostFault.Cause.ENGINE, gone, failure);
+        }
+        if (failure instanceof HostFault) {
             return failure;
         }
-        String gone = DockerEngine.goneMessage(engineHost, failure);
-        LOG.error("!! {} !!", gone);
-        return new IllegalStateException(gone);
+        if (means.guards().stopReason().isPresent()) {
+            return failure;
+        }
+        Optional<HostFault> hosts = HostFaults.withoutEngine().of(failure);
+        hosts.ifPresent(fault -> LOG.error("!! {} !!", run.redact(fault.getMessage())));
+        return hosts.<Exception>map(fault -> fault).orElse(failure);
     }
 }

@@ -16,6 +16,7 @@ import net.commoninternet.ccci.api.Tier;
 import net.commoninternet.ccci.extensions.results.RunResults.Rung;
 import net.commoninternet.ccci.extensions.results.RunResults.Verdict;
 import net.commoninternet.ccci.extensions.secrets.SecretMasking;
+import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.RunRecord.Row;
 import net.commoninternet.ccci.spi.RunRecord.Status;
 import net.commoninternet.ccci.spi.SkipKind;
@@ -252,6 +253,46 @@ class RunResultsTest {
                 .doesNotContain("class=\"verdict passed\"");
         assertThat(String.join("\n", RunResults.summary(run, record, "here", "0123456789abcdef")))
                 .contains("unverified, level 0, not 1: install unver");
+    }
+
+    /**
+     * A check the host failed (an infrastructure row) beside passing rungs: its rung reads unver, not
+     * fail, the run is unverified, not failed nor passed, and every report says it is the host's fault,
+     * its cause and what to do, whole.
+     */
+    @Test
+    void aCheckTheHostFailedLeavesItsRungUnverifiedAndEveryReportSaysItIsTheHostsFault() throws Exception {
+        String sentence = HostFault.Cause.IMAGE_PULL.describe("docker.io/library/nginx:1.27 was not found on the engine,"
+                + " and the engine cannot reach registry-1.docker.io: Get \"https://registry-1.docker.io/v2/\": dial tcp: lookup"
+                + " registry-1.docker.io on 10.255.255.53:53: no such host");
+        RunRecord record = new RunRecord();
+        record.add(pass(Tier.INSTALL));
+        record.add(Row.skipped(Tier.UPGRADE, "serves-http", SkipKind.INFRASTRUCTURE, sentence));
+        RunResults.Run run = new RunResults.Run(new RunResults.Tested("demo", null, "abc", "d"), 0, "1",
+                EnumSet.of(Tier.INSTALL, Tier.UPGRADE), new RunResults.Evidence(true, List.of(), Map.of()));
+
+        JsonNode json = new ObjectMapper().readTree(RunResults.write(runDir, run, record).toFile());
+
+        assertThat(json.get("rungs").get("install").asText()).isEqualTo("pass");
+        assertThat(json.get("rungs").get("upgrade").asText()).isEqualTo("unver");
+        assertThat(json.get("level").asInt()).isEqualTo(1);
+        assertThat(json.get("verdict").asText()).isEqualTo("unverified");
+        assertThat(json.get("counts").get("failed").asInt()).isZero();
+        assertThat(json.get("counts").get("unverified").asInt()).isEqualTo(1);
+        assertThat(json.get("host_faults")).hasSize(1);
+        assertThat(json.get("host_faults").get(0).get("cause").asText()).isEqualTo("image_pull");
+        assertThat(json.get("host_faults").get(0).get("message").asText()).isEqualTo(sentence);
+        assertThat(json.get("next_level").get("why").asText()).startsWith("upgrade > serves-http: the host's fault, not the"
+                + " recipe's: an image could not be pulled; rerun once the engine reaches the registry again");
+        assertThat(runDir.resolve(RunReport.HTML)).content().contains("class=\"verdict unverified\"",
+                "Not verified: the host's fault, not the recipe's", "upgrade &gt; serves-http", "unverified (the host&#39;s fault)").doesNotContain("Where it broke");
+        assertThat(runDir.resolve(RunReport.SUMMARY)).content().contains("level 1, unverified",
+                "**Not verified: the host's fault, not the recipe's**", "- `upgrade > serves-http`: `" + sentence + "`")
+                .doesNotContain("Failing checks");
+        assertThat(String.join("\n", RunResults.summary(run, record, "here", "0123456789abcdef")))
+                .contains("unverified, level 1, not 2: upgrade unver — upgrade > serves-http: the host's fault",
+                        "  upgrade > serves-http: not verified — " + sentence)
+                .doesNotContain(": failed");
     }
 
     /** Level 5 has no higher rung; a failing check is named, on one line, whatever its message's lines. */

@@ -1,0 +1,84 @@
+package net.commoninternet.ccci.extensions.deployment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.dockerjava.api.model.ContainerSpec;
+import com.github.dockerjava.api.model.ServiceModeConfig;
+import com.github.dockerjava.api.model.ServiceReplicatedModeOptions;
+import com.github.dockerjava.api.model.ServiceRestartCondition;
+import com.github.dockerjava.api.model.ServiceRestartPolicy;
+import com.github.dockerjava.api.model.ServiceSpec;
+import com.github.dockerjava.api.model.TaskSpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.swarm.StackLabels;
+import net.commoninternet.ccci.extensions.swarm.StackTeardown;
+import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
+import net.commoninternet.ccci.spi.HostFault;
+import net.commoninternet.ccci.testing.RealEngine;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a swarm task says of an image it could not get, judged on the real engine: the task's error
+ * is "No such image: ..." whether the registry is out of reach or the image does not exist, so the
+ * verdict comes from asking the engine to reach the registry again. This machine reaches no
+ * registry: a public image is the host's fault; an image under ccci's local name, never pulled, the
+ * recipe's. (The swarm driver pulls an app's images before its deploy, so under it the task path is
+ * met on the other nodes of a multi-node swarm, and under the abra driver.)
+ */
+@RealEngine
+class HostFaultsSwarmTest {
+
+    private static final String STACK = "ccci-hostfaults-test";
+
+    private DockerEngine docker;
+
+    @BeforeEach
+    void connect() {
+        docker = DockerEngine.connect();
+        new StackTeardown(docker.client()).teardown(STACK);
+    }
+
+    @AfterEach
+    void remove() throws Exception {
+        assertThat(new StackTeardown(docker.client()).teardown(STACK)).isEmpty();
+        docker.close();
+    }
+
+    @Test
+    void aTaskWhoseImageTheEngineCannotPullIsTheHostsAndOneWhoseLocalImageIsMissingIsTheRecipes() throws Exception {
+        service("public", "docker.io/library/nginx:1.27");
+        service("local", "ccci.local/no-such-image:1");
+
+        SwarmConvergence.Report report = new SwarmConvergence(docker).await(STACK, Duration.ofSeconds(8));
+
+        assertThat(report.converged()).isFalse();
+        String publicProblem = problem(report, STACK + "_public");
+        String localProblem = problem(report, STACK + "_local");
+        assertThat(publicProblem).contains("No such image: nginx:1.27");
+        assertThat(localProblem).contains("No such image: ccci.local/no-such-image:1");
+        Optional<HostFault> hosts = HostFaults.on(docker).of(new AssertionError(publicProblem));
+        assertThat(hosts.map(HostFault::kind)).contains(HostFault.Cause.IMAGE_PULL);
+        assertThat(hosts.orElseThrow().getMessage()).contains("nginx:1.27 was not found on the engine, and the engine cannot"
+                + " reach Docker Hub: Get \"https://registry-1.docker.io/v2/\": dial tcp");
+        assertThat(HostFaults.on(docker).of(new AssertionError(localProblem))).isEmpty();
+    }
+
+    private static String problem(SwarmConvergence.Report report, String service) {
+        return report.problems().stream().filter(p -> p.startsWith(service + ":")).findFirst().orElseThrow(
+                () -> new AssertionError("no problem of " + service + " in " + report.problems()));
+    }
+
+    private void service(String name, String image) {
+        docker.client().createServiceCmd(new ServiceSpec().withName(STACK + "_" + name).withLabels(StackLabels.of(STACK))
+                .withMode(new ServiceModeConfig().withReplicated(new ServiceReplicatedModeOptions().withReplicas(1)))
+                .withTaskTemplate(new TaskSpec()
+                        .withRestartPolicy(new ServiceRestartPolicy().withCondition(ServiceRestartCondition.NONE))
+                        .withContainerSpec(new ContainerSpec().withImage(image).withLabels(StackLabels.of(STACK))
+                                .withCommand(List.of("sleep", "600"))))).exec();
+    }
+}
