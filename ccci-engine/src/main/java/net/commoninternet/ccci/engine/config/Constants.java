@@ -244,7 +244,7 @@ public final class Constants {
      * seconds, or {@code <N>m} / {@code <N>h} ({@code 30m}). Off unless given; set on the host, never by
      * the recipe. Only a failed run keeps its app (a stopped one, by SIGTERM, the deadline or its budget,
      * is torn down as always), handed with its app lock to a keeper process that tears it down at the
-     * end of this time, on a new run of the same domain, or on its end command (docs/keep-on-failure.md).
+     * end of this time, on a new run of the same domain, or on its end command (docs/lifetime.md, "A failed run's app kept for a while").
      * Longer than {@link #KEEP_ON_FAILURE_MAX}: clamped to it, and the run says so in one line.
      */
     public static final String KEEP_ON_FAILURE = "ccci.keep-on-failure";
