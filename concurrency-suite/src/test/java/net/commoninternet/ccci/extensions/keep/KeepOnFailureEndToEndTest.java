@@ -12,13 +12,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.lock.AppDomainLock;
-import net.commoninternet.ccci.extensions.lock.Janitor;
 import net.commoninternet.ccci.extensions.lock.KeepRecord;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
@@ -35,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code custom-html-broken}, red on its upgrade rung) under {@code mvn test}, its app handed with its
  * flock to a keeper process that outlives the command. Each mvn run serves several assertions: the app
  * serves after the command ended, its lock held by the keeper, the printed shell command runs {@code id}
- * in it, a janitor of a run beside it leaves it alone, and at the deadline nothing of it is left; a
+ * in it, another recipe's run beside it leaves it alone, and at the deadline nothing of it is left; the
+ * printed end command ends a keep at once; a
  * SIGKILLed keeper's app is reaped by the next run's janitor, and a new run of the same domain ends a
  * keep and says so; a cancel of the command parked inside the hand-over leaves nothing.
  */
@@ -76,11 +75,15 @@ class KeepOnFailureEndToEndTest {
     }
 
     private Ran canary(String keep, Map<String, String> extraEnv) throws Exception {
+        return run("custom-html-broken", keep, extraEnv);
+    }
+
+    private Ran run(String recipe, String keep, Map<String, String> extraEnv) throws Exception {
         String runId = "keep-" + ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet();
         Map<String, String> env = new HashMap<>(Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
                 "ABRA_DIR", sandbox.resolve("abra").toString()));
         env.putAll(extraEnv);
-        List<String> props = new ArrayList<>(List.of("-Drecipe=custom-html-broken", "-Dccci.run-id=" + runId));
+        List<String> props = new ArrayList<>(List.of("-Drecipe=" + recipe, "-Dccci.run-id=" + runId));
         if (!keep.isEmpty()) {
             props.add("-Dccci.keep-on-failure=" + keep);
         }
@@ -116,7 +119,7 @@ class KeepOnFailureEndToEndTest {
 
     @Test
     void aFailedRunsAppIsKeptAfterTheCommandShelledIntoLeftAloneBesideAndGoneAtItsDeadline() throws Exception {
-        Ran ran = canary("40", Map.of());
+        Ran ran = canary("75", Map.of());
 
         assertThat(ran.exit()).as(ran.output()).isNotZero();
         ProcessHandle keeper = keeper(ran);
@@ -127,12 +130,12 @@ class KeepOnFailureEndToEndTest {
         assertThat(sh(shell + " wget -qO- http://127.0.0.1:80/", "")).as("the kept app serves").contains(ran.domain());
         assertThat(sh(shell, "id\n")).as("the printed shell runs id in the app's container").contains("uid=");
         assertThat(Files.readString(ran.runDir().resolve("summary.md"))).contains(shell, ran.printed("end the keep now"));
-        // a janitor of another run beside it (the sweep every run starts with) sees a live owner
-        Map<String, Janitor.Outcome> swept = new Janitor(ForkNamespace.LOCK_DIR, ForkNamespace.SUFFIX, Duration.ofHours(2),
-                d -> {
-                    throw new AssertionError("a janitor reaped the kept app " + d);
-                }, null).sweep(Set.of(ran.domain()));
-        assertThat(swept.get(ran.domain())).isEqualTo(Janitor.Outcome.LIVE);
+        // another recipe's run beside it: its janitor sees a live owner and leaves the app alone
+        Ran beside = run("custom-html", "", Map.of());
+        assertThat(beside.exit()).as(beside.output()).isZero();
+        assertThat(beside.output()).containsPattern("janitor: \\d+ run app\\(s\\) found; \\{[^}]*LIVE=1");
+        assertThat(keeper.isAlive()).isTrue();
+        assertThat(leftovers(ran.domain())).as("the kept app after a run beside it").isNotEmpty();
 
         // the deadline: the keeper tears down, then exits, and only then is the lock free
         keeper.onExit().get(4, TimeUnit.MINUTES);
@@ -165,6 +168,19 @@ class KeepOnFailureEndToEndTest {
         assertThat(Files.readString(second.runDir().resolve("keep/keeper.log"))).contains("the keep ends (SIGTERM)");
         assertThat(leftovers(third.domain())).isEmpty();
         assertThat(LockProbe.held(third.lock())).isFalse();
+    }
+
+    @Test
+    void thePrintedEndCommandEndsTheKeepNow() throws Exception {
+        Ran ran = canary("600", Map.of());
+        ProcessHandle keeper = keeper(ran);
+        String said = sh(ran.printed("end the keep now"), "");
+        assertThat(said).contains("ending the keep of " + ran.domain());
+        // the command returns once the keeper has torn down and its process ended (the flock goes with it)
+        keeper.onExit().get(30, TimeUnit.SECONDS);
+        assertThat(leftovers(ran.domain())).isEmpty();
+        assertThat(LockProbe.held(ran.lock())).isFalse();
+        assertThat(Files.readString(ran.runDir().resolve("keep/keeper.log"))).contains("the keep ends (its end command)");
     }
 
     @Test
