@@ -1,11 +1,7 @@
 package net.commoninternet.ccci.extensions.lock;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -28,7 +24,7 @@ import java.util.function.Consumer;
  * The model leaves the lease out (one host: the lease follows the flock, taken over at once by the
  * keeper of the same flock scope, and is the {@link ProtocolModel}'s business across hosts).
  */
-final class HandOverModel {
+final class HandOverModel implements Explorable<HandOverModel.State> {
 
     /** The hand-over as built, or a seeded bug. */
     enum Variant {
@@ -102,8 +98,6 @@ final class HandOverModel {
         }
     }
 
-    record Step(String label, State next) {
-    }
 
     private final Variant variant;
     private final int maxFaults;
@@ -113,8 +107,41 @@ final class HandOverModel {
         this.maxFaults = maxFaults;
     }
 
-    List<Step> successors(State s) {
-        List<Step> out = new ArrayList<>();
+    @Override
+    public State initial() {
+        return new State();
+    }
+
+    @Override
+    public String key(State state) {
+        return state.key();
+    }
+
+    @Override
+    public String violation(State state) {
+        return state.violation;
+    }
+
+    /** Nothing can move any more: every process has ended and no janitor finds anything to reap, so the app must be gone. */
+    @Override
+    public String atRest(State state) {
+        return state.app ? "nothing can move and the app is still there" : null;
+    }
+
+    @Override
+    public String traceHeader() {
+        return String.format("%-62s %-13s %-13s %s", "step", "run", "keeper", "app / lock / stopped");
+    }
+
+    @Override
+    public String traceLine(State s, String label) {
+        return String.format("%-62s %-13s %-13s %s / %s / %s", label, s.run, s.keeper, s.app ? "there" : "gone",
+                s.lockHeld() ? "held" : "free", s.stopped);
+    }
+
+    @Override
+    public List<Move<State>> moves(State s) {
+        List<Move<State>> out = new ArrayList<>();
         runSteps(s, out);
         keeperSteps(s, out);
         // the environment
@@ -179,7 +206,7 @@ final class HandOverModel {
         }
     }
 
-    private void runSteps(State s, List<Step> out) {
+    private void runSteps(State s, List<Move<State>> out) {
         switch (s.run) {
             case SPAWNED -> {
                 if (s.keeper == Keeper.HOLDING) {
@@ -225,7 +252,7 @@ final class HandOverModel {
         }
     }
 
-    private void keeperSteps(State s, List<Step> out) {
+    private void keeperSteps(State s, List<Move<State>> out) {
         switch (s.keeper) {
             case STARTED -> step(s, out, "keeper checks its inherited lock; says holding", n -> n.keeper = Keeper.HOLDING);
             case HOLDING -> {
@@ -259,11 +286,11 @@ final class HandOverModel {
         }
     }
 
-    private static void step(State s, List<Step> out, String label, Consumer<State> change) {
+    private static void step(State s, List<Move<State>> out, String label, Consumer<State> change) {
         State n = s.copy();
         change.accept(n);
         judge(n);
-        out.add(new Step(label, n));
+        out.add(new Move<>(label, n));
     }
 
     private static void judge(State n) {
@@ -273,37 +300,5 @@ final class HandOverModel {
         if (n.stopped && !n.runAlive() && n.keeperAlive() && n.keeper == Keeper.KEEPING) {
             n.violation = "the keep outlived the cancel of its command";
         }
-    }
-
-    /** What an exploration found: states, and the shortest schedule to a violation, if any. */
-    record Result(int states, Optional<List<String>> violation, String why) {
-    }
-
-    /** Every schedule, breadth first; a terminal state with the app still there is a violation too. */
-    Result explore() {
-        Map<String, List<String>> seen = new HashMap<>();
-        ArrayDeque<State> frontier = new ArrayDeque<>();
-        State initial = new State();
-        seen.put(initial.key(), List.of());
-        frontier.add(initial);
-        while (!frontier.isEmpty()) {
-            State s = frontier.poll();
-            List<String> path = seen.get(s.key());
-            List<Step> steps = successors(s);
-            if (steps.isEmpty() && s.app) {
-                return new Result(seen.size(), Optional.of(path), "nothing can move and the app is still there");
-            }
-            for (Step step : steps) {
-                List<String> longer = new ArrayList<>(path);
-                longer.add(step.label());
-                if (step.next().violation != null) {
-                    return new Result(seen.size(), Optional.of(longer), step.next().violation);
-                }
-                if (seen.putIfAbsent(step.next().key(), longer) == null) {
-                    frontier.add(step.next());
-                }
-            }
-        }
-        return new Result(seen.size(), Optional.empty(), "");
     }
 }

@@ -7,7 +7,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The keep's hand-over, model-checked ({@link HandOverModel}): as built, no schedule of the run, its
+ * The keep's hand-over, model-checked by the lease protocol's explorer ({@link HandOverModel},
+ * {@link ProtocolExplorer}): as built, no schedule of the run, its
  * keeper, a janitor, a new run of the domain, a SIGTERM of the command and one SIGKILL breaks an
  * invariant; each seeded bug is found, with the shortest schedule that shows it.
  */
@@ -15,17 +16,18 @@ class HandOverModelTest {
 
     @Test
     void theHandOverAsBuiltBreaksNothingInAnySchedule() {
-        HandOverModel.Result result = new HandOverModel(HandOverModel.Variant.AS_BUILT, 1).explore();
-        assertThat(result.violation()).as(result.why() + ": " + result.violation().orElse(null)).isEmpty();
+        ProtocolExplorer.Result result = ProtocolExplorer.explore(new HandOverModel(HandOverModel.Variant.AS_BUILT, 1), 1000);
+        System.out.println("hand-over model, one fault: " + result.summary());
+        assertThat(result.violation()).as(() -> result.violation().get().print()).isEmpty();
+        assertThat(result.exhaustive()).as("the state graph ends before the depth bound").isTrue();
         assertThat(result.states()).as("the exploration reached the hand-over's states").isGreaterThan(100);
     }
 
     @ParameterizedTest
     @EnumSource(value = HandOverModel.Variant.class, names = "AS_BUILT", mode = EnumSource.Mode.EXCLUDE)
     void aSeededBugIsFound(HandOverModel.Variant bug) {
-        HandOverModel.Result result = new HandOverModel(bug, 1).explore();
-        assertThat(result.violation()).as(bug + " found").isPresent();
-        System.out.println(bug + ": " + result.why() + " after " + String.join(" -> ", result.violation().get())
-                + " (" + result.states() + " states)");
+        ProtocolExplorer.Result result = ProtocolExplorer.explore(new HandOverModel(bug, 1), 1000);
+        assertThat(result.violation()).as(bug + " is found").isPresent();
+        System.out.println("seeded hand-over bug " + bug + " (" + result.summary() + ")\n" + result.violation().get().print());
     }
 }
