@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -18,8 +16,8 @@ import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
 /**
- * What the keeper runs from, in the keep's folder: the JVM's class path copied there (jars hard-linked
- * where the file system allows, class folders copied), a Java argument file naming it, and the two
+ * What the keeper runs from, in the keep's folder: the JVM's class path copied there, a Java argument
+ * file naming it, and the two
  * commands a maintainer is given ({@code shell}, {@code end}). A CI server deletes the checkout after
  * the step (Woodpecker does, with its {@code target/} folders): nothing the keeper loads may come from
  * there.
@@ -48,7 +46,9 @@ final class KeeperFiles {
             if (Files.isDirectory(entry)) {
                 copyTree(entry, copy);
             } else {
-                link(entry, copy);
+                // a copy, never a hard link: the run folder's files are made private at its end, and a link
+                // would change the mode of the Maven repository's own jar (one inode)
+                Files.copy(entry, copy);
             }
             entries.add(copy.toString());
         }
@@ -107,14 +107,6 @@ final class KeeperFiles {
                 out.add(Path.of(base.resolve(ref)));
             }
             return out;
-        }
-    }
-
-    private static void link(Path from, Path to) throws IOException {
-        try {
-            Files.createLink(to, from);
-        } catch (FileSystemException | UnsupportedOperationException otherFileSystem) {
-            Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
         }
     }
 
