@@ -118,6 +118,35 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
     }
 
     /**
+     * How long a failed run's app is kept after the command ({@code ccci.keep-on-failure}), bounded by
+     * the host's most ({@code ccci.keep-on-failure.max}).
+     *
+     * @param asked what the host asked for; zero is off
+     * @param max the host's most: a longer {@code asked} is clamped to it
+     */
+    public record Keep(Duration asked, Duration max) {
+        public static final Keep OFF = new Keep(Duration.ZERO, Duration.ofHours(1));
+
+        public Keep {
+            Objects.requireNonNull(asked, "asked");
+            Objects.requireNonNull(max, "max");
+        }
+
+        public boolean on() {
+            return !asked.isZero() && !asked.isNegative();
+        }
+
+        /** How long the app is kept: what was asked, at most the host's most. */
+        public Duration duration() {
+            return asked.compareTo(max) > 0 ? max : asked;
+        }
+
+        public boolean clamped() {
+            return asked.compareTo(max) > 0;
+        }
+    }
+
+    /**
      * The app-domain lease's times ({@code ccci.lease.ttl}, {@code ccci.lease.heartbeat}).
      *
      * @param ttl how long a lease must stay unrenewed before another host's run or janitor takes it over
@@ -212,12 +241,19 @@ public record RunSettings(Subject subject, Set<Tier> stages, String driver, Host
      * @param fetchMaxBytes the most bytes of the recipe's repository, and of its tree at any ref the run checks
      *        out, a fetch may write ({@code ccci.fetch.max-bytes})
      * @param fetchMaxFiles the most files of its tree at any ref the run checks out ({@code ccci.fetch.max-files})
+     * @param keep how long a failed run's app outlives the command ({@code ccci.keep-on-failure}, within its host maximum)
      */
-    public record Bounds(Duration runBudget, Duration maxDeployTimeout, long fetchMaxBytes, long fetchMaxFiles) {
+    public record Bounds(Duration runBudget, Duration maxDeployTimeout, long fetchMaxBytes, long fetchMaxFiles, Keep keep) {
         /** The defaults of the keys. */
         public static final Bounds DEFAULT = new Bounds(Duration.ofMinutes(20), Duration.ofMinutes(15), 100L << 20, 10_000);
 
+        /** No keep on failure. */
+        public Bounds(Duration runBudget, Duration maxDeployTimeout, long fetchMaxBytes, long fetchMaxFiles) {
+            this(runBudget, maxDeployTimeout, fetchMaxBytes, fetchMaxFiles, Keep.OFF);
+        }
+
         public Bounds {
+            Objects.requireNonNull(keep, "keep");
             Objects.requireNonNull(runBudget, "runBudget");
             Objects.requireNonNull(maxDeployTimeout, "maxDeployTimeout");
             if (runBudget.isNegative() || runBudget.isZero() || maxDeployTimeout.isNegative() || maxDeployTimeout.isZero()

@@ -252,6 +252,31 @@ class EngineDiscoveryTest {
                 .isEqualTo(new RunSettings.Bounds(Duration.ofMinutes(20), Duration.ofMinutes(15), 100L << 20, 10_000));
     }
 
+    /** keep-on-failure: off unless given; seconds, minutes or hours; over the host's most it is clamped, said at the keep. */
+    @Test
+    void keepOnFailureIsOffUnlessGivenReadsSecondsMinutesOrHoursAndIsBoundedByTheHostsMost() {
+        RunSettings.Keep off = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo")).options().trust().bounds().keep();
+        assertThat(off.on()).isFalse();
+        assertThat(off.max()).hasHours(1);
+        for (String[] given : new String[][] {{"90", "90"}, {"30m", "1800"}, {"1h", "3600"}, {" 45s ", "45"}}) {
+            RunSettings.Keep keep = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.KEEP_ON_FAILURE,
+                    given[0])).options().trust().bounds().keep();
+            assertThat(keep.on()).isTrue();
+            assertThat(keep.duration()).as(given[0]).hasSeconds(Long.parseLong(given[1]));
+        }
+        RunSettings.Keep clamped = settings(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", Constants.KEEP_ON_FAILURE,
+                "2h", Constants.KEEP_ON_FAILURE_MAX, "30m")).options().trust().bounds().keep();
+        assertThat(clamped.clamped()).isTrue();
+        assertThat(clamped.duration()).hasMinutes(30);
+        for (String key : List.of(Constants.KEEP_ON_FAILURE, Constants.KEEP_ON_FAILURE_MAX)) {
+            for (String bad : List.of("0", "2d", "-5", "soon", "25h", "1.5h")) {
+                assertThat(singleError(kit(selectClass(Anchor.class), Constants.RECIPE, "demo", key, bad)).message())
+                        .as(key + "=" + bad).isEqualTo(key + "='" + bad + "' is not a duration from 1 s to 24 h: pass seconds,"
+                                + " or minutes or hours with m or h, for example -D" + key + "=30m.");
+            }
+        }
+    }
+
     @Test
     void theLeaseTimesAreBoundedAndTheHeartbeatFitsSeveralTimesInTheTtl() {
         for (String bad : List.of("2", "3601", "x")) {

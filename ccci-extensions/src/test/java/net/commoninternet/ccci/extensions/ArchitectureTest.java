@@ -61,6 +61,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   deployment                        the typed live run (the SPI's LiveRun)
  *   driver.swarm   driver.abra        the two drivers, found through ServiceLoader, never each other
  *   driver                            AppDriver and what every driver shares
+ *   keep                              a failed run's app kept: the hand-over, the keeper, its shell
  *   lock                              app-domain lock and lease, janitor
  *   lint                              abra's lint rules and ccci's own, the README's metadata
  *   browser   backup   boundary       the app's pictures; backupbot's labels; gVisor and egress
@@ -105,6 +106,7 @@ class ArchitectureTest {
             new Layer("driver.swarm", EXT + ".driver.swarm"),
             new Layer("driver.abra", EXT + ".driver.abra"),
             new Layer("driver", EXT + ".driver"),
+            new Layer("keep", EXT + ".keep"),
             new Layer("lock", EXT + ".lock"),
             new Layer("lint", EXT + ".lint"),
             new Layer("browser", EXT + ".browser"),
@@ -223,26 +225,27 @@ class ArchitectureTest {
             "driver.swarm", new String[0],
             "driver.abra", new String[0],
             "driver", new String[] {"run", "deployment", "driver.swarm", "driver.abra"},
-            "lock", new String[] {"run", "results"},
+            "keep", new String[] {"run"},
+            "lock", new String[] {"run", "results", "keep"},
             "lint", concat("results", DRIVERS),
             "browser", new String[] {"run", "deployment"},
             "boundary", new String[] {"run"},
             "usage", new String[] {"run"},
             "backup", concat("run", "deployment", DRIVERS),
             "probe", concat("run", "deployment", DRIVERS, "browser", "backup"),
-            "swarm", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "backup", "probe", "usage"),
+            "swarm", concat("run", "results", "deployment", DRIVERS, "keep", "lock", "browser", "backup", "probe", "usage"),
             "workspace", concat("run", "results", "deployment", DRIVERS, "lock"),
             "policy", concat("run", "deployment", DRIVERS, "lock", "swarm", "workspace"),
-            "recipe", concat("run", "results", "deployment", DRIVERS, "lock", "lint", "browser", "probe", "swarm",
+            "recipe", concat("run", "results", "deployment", DRIVERS, "keep", "lock", "lint", "browser", "probe", "swarm",
                     "workspace", "policy"),
-            "docker", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "boundary", "backup",
+            "docker", concat("run", "results", "deployment", DRIVERS, "keep", "lock", "browser", "boundary", "backup",
                     "probe", "swarm", "workspace", "policy", "recipe", "usage"),
-            "guards", new String[] {"run"},
-            "children", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "boundary", "backup",
+            "guards", new String[] {"run", "keep"},
+            "children", concat("run", "results", "deployment", DRIVERS, "keep", "lock", "browser", "boundary", "backup",
                     "probe", "swarm", "workspace", "policy", "recipe", "docker", "guards"),
             "waits", concat("run", "results", "deployment", DRIVERS, "lock", "browser", "boundary", "backup",
                     "probe", "swarm", "workspace", "policy", "recipe", "docker", "guards", "children", "usage"),
-            "secrets", new String[] {"run", "results", "swarm"});
+            "secrets", new String[] {"run", "results", "swarm", "keep"});
 
     private static Map<String, String[]> orderedMap(Object... pairs) {
         Map<String, String[]> map = new LinkedHashMap<>();

@@ -269,6 +269,22 @@ public final class Constants {
     public static final String RUN_BUDGET = "ccci.run-budget";
 
     /**
+     * How long a failed run's app stays deployed after the command ends, for a maintainer to look at:
+     * seconds, or {@code <N>m} / {@code <N>h} ({@code 30m}). Off unless given; set on the host, never by
+     * the recipe. Only a failed run keeps its app (a stopped one, by SIGTERM, the deadline or its budget,
+     * is torn down as always), handed with its app lock to a keeper process that tears it down at the
+     * end of this time, on a new run of the same domain, or on its end command (docs/lifetime.md, "A failed run's app kept for a while").
+     * Longer than {@link #KEEP_ON_FAILURE_MAX}: clamped to it, and the run says so in one line.
+     */
+    public static final String KEEP_ON_FAILURE = "ccci.keep-on-failure";
+
+    /**
+     * The longest keep {@link #KEEP_ON_FAILURE} may ask for on this host, in the same form; default
+     * {@code 1h}, from 1 s to a day.
+     */
+    public static final String KEEP_ON_FAILURE_MAX = "ccci.keep-on-failure.max";
+
+    /**
      * The longest deploy wait a recipe may set, in seconds: its {@code coop-cloud.${STACK_NAME}.timeout}
      * label (and a customization's {@code DEPLOY_TIMEOUT}) may shorten the wait for convergence, never
      * lengthen it past this; from 1 to 86400, default {@value #DEFAULT_MAX_DEPLOY_TIMEOUT_SECONDS}. A
@@ -358,6 +374,7 @@ public final class Constants {
     static final long MAX_HOOK_TIMEOUT_SECONDS = 3600;
     static final long DEFAULT_RUN_BUDGET_SECONDS = 1200;
     static final long DEFAULT_MAX_DEPLOY_TIMEOUT_SECONDS = 900;
+    static final long DEFAULT_KEEP_ON_FAILURE_MAX_SECONDS = 3600;
     static final long DEFAULT_FETCH_MAX_BYTES = 100L << 20;
     static final long MIN_FETCH_MAX_BYTES = 1024;
     static final long MAX_FETCH_MAX_BYTES = 1L << 40;

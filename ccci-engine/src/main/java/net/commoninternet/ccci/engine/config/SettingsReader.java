@@ -374,8 +374,9 @@ public final class SettingsReader {
         long deploy = bounded(MAX_DEPLOY_TIMEOUT, DEFAULT_MAX_DEPLOY_TIMEOUT_SECONDS, 1, MAX_DEADLINE_SECONDS, "seconds");
         long bytes = bounded(FETCH_MAX_BYTES, DEFAULT_FETCH_MAX_BYTES, MIN_FETCH_MAX_BYTES, MAX_FETCH_MAX_BYTES, "bytes");
         long files = bounded(FETCH_MAX_FILES, DEFAULT_FETCH_MAX_FILES, 1, MAX_FETCH_MAX_FILES, "files");
-        return problems.isEmpty() ? new RunSettings.Bounds(Duration.ofSeconds(budget), Duration.ofSeconds(deploy), bytes, files)
-                : RunSettings.Bounds.DEFAULT;
+        RunSettings.Keep keep = keep();
+        return problems.isEmpty() ? new RunSettings.Bounds(Duration.ofSeconds(budget), Duration.ofSeconds(deploy), bytes, files,
+                keep) : RunSettings.Bounds.DEFAULT;
     }
 
     /** A whole number of {@code unit} for {@code key}, from {@code min} to {@code max}, or a problem naming the range. */
@@ -386,6 +387,36 @@ public final class SettingsReader {
                     + " (the default is " + fallback + ").");
         }
         return value;
+    }
+
+    /**
+     * {@code ccci.keep-on-failure} (off unless given) and its host maximum {@code ccci.keep-on-failure.max}:
+     * seconds, {@code <N>m} or {@code <N>h}; a malformed one is a problem naming the form.
+     */
+    private RunSettings.Keep keep() {
+        Duration max = keepDuration(KEEP_ON_FAILURE_MAX).orElse(Duration.ofSeconds(DEFAULT_KEEP_ON_FAILURE_MAX_SECONDS));
+        return new RunSettings.Keep(keepDuration(KEEP_ON_FAILURE).orElse(Duration.ZERO), max);
+    }
+
+    private static final Pattern KEEP_FORM = Pattern.compile("([0-9]{1,6})([smh]?)");
+
+    private Optional<Duration> keepDuration(String key) {
+        Optional<String> raw = config.get(key).map(String::trim).filter(v -> !v.isEmpty());
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        java.util.regex.Matcher m = KEEP_FORM.matcher(raw.get());
+        long seconds = m.matches() ? Long.parseLong(m.group(1)) * switch (m.group(2)) {
+            case "m" -> 60;
+            case "h" -> 3600;
+            default -> 1;
+        } : 0;
+        if (seconds < 1 || seconds > MAX_DEADLINE_SECONDS) {
+            problems.add(key + "='" + printable(raw.get()) + "' is not a duration from 1 s to 24 h: pass seconds, or"
+                    + " minutes or hours with m or h, for example -D" + key + "=30m.");
+            return Optional.empty();
+        }
+        return Optional.of(Duration.ofSeconds(seconds));
     }
 
     /** {@code ccci.lease.ttl} and {@code ccci.lease.heartbeat}, within their bounds. */

@@ -136,6 +136,8 @@ public final class GuardedCommand implements AutoCloseable {
     private int exitStatus;
     private boolean deadlinePassed;
     private boolean closed;
+    /** What a stop of the command must also end, beyond its runs (a keeper a run handed its app to). */
+    private final List<Runnable> alsoOnStop = new ArrayList<>();
 
     private GuardedCommand(Duration deadline, boolean ownedByItsRun) {
         this.deadline = deadline;
@@ -241,6 +243,19 @@ public final class GuardedCommand implements AutoCloseable {
         run.interrupt();
     }
 
+    /**
+     * {@code action} (which only sends a signal, never blocks) runs once if this command is stopped
+     * before it is closed; whether it was registered: false once the command was stopped or closed, so
+     * of a stop and this registration exactly one comes first (the hand-over of a kept app commits here).
+     */
+    synchronized boolean alsoOnStop(Runnable action) {
+        if (cause != null || closed) {
+            return false;
+        }
+        alsoOnStop.add(action);
+        return true;
+    }
+
     /** {@code run}'s child processes, killed (descendants first) when it is stopped. */
     synchronized void killOnStop(Member run, ChildProcesses children) {
         run.children = children;
@@ -309,6 +324,10 @@ public final class GuardedCommand implements AutoCloseable {
                         live.size() > 1 ? " of " + run.name : "", EXIT_SIGTERM);
             }
         }
+        for (Runnable action : alsoOnStop) {
+            action.run();
+        }
+        alsoOnStop.clear();
         notifyAll();
         return true;
     }
@@ -333,6 +352,7 @@ public final class GuardedCommand implements AutoCloseable {
                         : cause.text(), status);
             }
             closed = true;
+            alsoOnStop.clear(); // what was handed over outlives the command from here on
             notifyAll();
         }
         try {

@@ -89,6 +89,16 @@ public final class LifetimeGuards implements AutoCloseable {
         command.stopAlone(member, why);
     }
 
+    /**
+     * {@code action} (a signal, never a wait) runs if the command is stopped (SIGTERM, the deadline, a
+     * JVM shutdown) before it is closed, even after this run's teardown; false, and nothing registered,
+     * if the command was stopped already. The keep of a failed run's app commits here: a stop that comes
+     * later ends the keep too.
+     */
+    public boolean alsoOnStop(Runnable action) {
+        return command.alsoOnStop(action);
+    }
+
     /** The run's child processes, killed (descendants first) when the run is stopped. */
     public void killOnStop(ChildProcesses runChildren) {
         command.killOnStop(member, runChildren);

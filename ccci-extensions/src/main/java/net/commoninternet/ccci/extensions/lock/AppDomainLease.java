@@ -563,6 +563,24 @@ public final class AppDomainLease {
             }
         }
 
+        /**
+         * A keeper of this host's flock scope takes the lease over (at once: it holds the flock): the
+         * heartbeat stops and nothing more is written, so this process never contends with it. The
+         * record stays held, unrenewed, until the keeper's compare-and-swap. Idempotent; a later
+         * {@link #release} does nothing.
+         */
+        public void handedOver() {
+            synchronized (this) {
+                if (released) {
+                    return;
+                }
+                released = true;
+                notifyAll();
+            }
+            DomainFence.unguard(AppNaming.stackName(domain), fence);
+            calls.shutdown();
+        }
+
         private Void releaseRecord() throws IOException {
             for (int attempt = 0; attempt < 3; attempt++) {
                 Stored seen;

@@ -34,6 +34,7 @@ public final class AppDomainLock {
     static final String SUFFIX = ".lock";
 
     private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long KEEP_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     /** Every descriptor this process holds locked, reachable until its run releases it. */
     private static final Set<Integer> HELD = ConcurrentHashMap.newKeySet();
@@ -52,6 +53,14 @@ public final class AppDomainLock {
 
         public Path path() {
             return path;
+        }
+
+        /**
+         * The locked descriptor, for a keeper to inherit (its open file description, hence the flock
+         * itself: {@code keep} package). Valid until {@link #release}.
+         */
+        public int descriptor() {
+            return fd;
         }
 
         /** The run that took it is over (its teardown done): nobody live owns the domain now. Idempotent. */
@@ -78,6 +87,8 @@ public final class AppDomainLock {
         Files.createDirectories(lockDir);
         Path path = path(lockDir, domain);
         boolean announced = false;
+        boolean keepEnded = false;
+        long nextKeepCheck = 0;
         while (true) {
             try (LockFile file = LockFile.open(path)) {
                 if (file.tryLock()) {
@@ -85,6 +96,8 @@ public final class AppDomainLock {
                         file.touch();
                         int fd = file.keep();
                         HELD.add(fd);
+                        // a keeper holds the lock while it keeps; held by us, any record left is a dead keeper's
+                        KeepRecord.remove(lockDir, domain);
                         return new Held(path, fd);
                     }
                     LOG.info("== app lock: {} was reaped while we waited — retrying on the live path ==", domain);
@@ -94,6 +107,11 @@ public final class AppDomainLock {
             if (!announced) {
                 LOG.info("== app lock: another run of {} is in flight — waiting ==", domain);
                 announced = true;
+            }
+            // A kept app (a failed run's, handed to its keeper) ends for a new run of its domain: once a keeper.
+            if (!keepEnded && System.nanoTime() - nextKeepCheck >= 0) {
+                keepEnded = KeepRecord.endKeepFor(lockDir, domain);
+                nextKeepCheck = System.nanoTime() + KEEP_CHECK_NANOS;
             }
             LockSupport.parkNanos(RETRY_NANOS);
             if (Thread.interrupted()) {

@@ -53,6 +53,26 @@ public final class DomainClaim {
         return lease.lostBecause();
     }
 
+    /** The flock's lockfile. */
+    public Path lockPath() {
+        return flock.path();
+    }
+
+    /** The flock's descriptor, for a keeper to inherit (the same open file description, so the same lock). */
+    public int flockDescriptor() {
+        return flock.descriptor();
+    }
+
+    /**
+     * The run hands the domain to a keeper that holds the same flock: this process stops renewing the
+     * lease and writes nothing more to it (the keeper, holding the flock, takes it over at once), and
+     * its fence on the stack goes. The flock stays held until {@link #release} closes this process's
+     * descriptor (never an unlock: the keeper's descriptor keeps the lock).
+     */
+    public void handOverLease() {
+        lease.handedOver();
+    }
+
     /** The run is over: the lease goes, then the flock. Idempotent. */
     public void release() {
         try {

@@ -383,6 +383,7 @@ public final class Janitor {
             LOG.warn("janitor: reaping {} failed, the next sweep retries: {}", domain, e.toString());
             return Outcome.REAP_FAILED;
         }
+        KeepRecord.remove(lockDir, domain); // a keeper's record whose keeper died (SIGKILL) with the app kept
         probe.unlink();
         LOG.info("janitor: {} reaped", domain);
         return Outcome.REAPED;
@@ -434,6 +435,7 @@ public final class Janitor {
         Path path = AppDomainLock.path(lockDir, domain);
         try (LockFile probe = LockFile.open(path)) {
             if (probe.tryLock() && probe.isStillAtPath()) {
+                KeepRecord.remove(lockDir, domain);
                 probe.unlink();
                 return Optional.of(Outcome.TIDIED);
             }

@@ -1,6 +1,10 @@
 package net.commoninternet.ccci.extensions.results;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +37,16 @@ public final class RunEnding {
      * show (the app's and its dependencies'), and where the run ran.
      */
     public record Teardown(boolean clean, Collection<String> secretValues, RunResults.Environment environment,
-            List<UpgradeCell> upgrades) {
+            List<UpgradeCell> upgrades, List<String> kept) {
         public Teardown {
             upgrades = List.copyOf(upgrades);
+            kept = List.copyOf(kept);
+        }
+
+        /** An app that was not kept. */
+        public Teardown(boolean clean, Collection<String> secretValues, RunResults.Environment environment,
+                List<UpgradeCell> upgrades) {
+            this(clean, secretValues, environment, upgrades, List.of());
         }
 
         /** A run with no other base to upgrade from. */
@@ -68,11 +79,17 @@ public final class RunEnding {
             Path markdown = file.resolveSibling(RunReport.SUMMARY);
             against.ifPresent(sentence -> RunMemory.addToSummary(markdown, sentence));
             ReadmeScores.addToSummary(markdown, checkout.tree().dir(), run.record());
+            if (!teardown.kept().isEmpty()) {
+                // the failed run's app is kept: the maintainer's two commands, a shell in it and the keep's end
+                Files.writeString(markdown, "\n**The app is kept** " + String.join(" ", teardown.kept().stream()
+                        .map(SummaryMarkdown::code).toList()) + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+            }
         } catch (Exception e) {
             where = "results not written (" + e.getMessage() + ")";
             LOG.warn("could not write the run's results (the verdict stands): {}", e.toString());
         }
-        List<String> runSummary = RunResults.summary(summary, run.record(), where, log.mark());
+        List<String> runSummary = new ArrayList<>(RunResults.summary(summary, run.record(), where, log.mark()));
+        teardown.kept().forEach(line -> runSummary.add(runSummary.size() - 1, "app kept: " + line));
         log.printOwn(against.map(a -> RunMemory.addToRunSummary(runSummary, a)).orElse(runSummary));
         try {
             if (file != null) {

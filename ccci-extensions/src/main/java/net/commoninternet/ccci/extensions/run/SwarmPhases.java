@@ -26,7 +26,9 @@ import net.commoninternet.ccci.extensions.driver.DriverProvider;
 import net.commoninternet.ccci.extensions.driver.Drivers;
 import net.commoninternet.ccci.extensions.browser.PageBrowser;
 import net.commoninternet.ccci.extensions.guards.LifetimeGuards;
+import net.commoninternet.ccci.extensions.keep.KeepOnFailure;
 import net.commoninternet.ccci.extensions.lock.AppDomainLease;
+import net.commoninternet.ccci.extensions.lock.DomainClaim;
 import net.commoninternet.ccci.extensions.lock.RunIdLock;
 import net.commoninternet.ccci.extensions.probe.HttpProbe;
 import net.commoninternet.ccci.extensions.recipe.AppNaming;
@@ -73,6 +75,8 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
     private final RunTimeline timeline;
     /** The upgrades from the other bases, once begun (beside the deploy); awaited in the teardown. */
     private volatile UpgradeMatrix matrix = UpgradeMatrix.NONE;
+    /** The run's claim on its app domain, once taken: what a keep of the failed run's app hands over. */
+    private volatile DomainClaim claim;
     /** The engine the run connected to, for the one line that says it went away. */
     private String engineHost = "the address " + ChildEnvironment.DOCKER_HOST + " names";
 
@@ -178,9 +182,10 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
                     run.recipe(), String.join(", ", run.tiers().stream().map(Tier::id).toList()));
             return () -> { };
         }
-        var claim = timeline.time("lock", () -> DomainClaims.take(engine.leases(), made.prepared().checkout().domain(),
+        DomainClaim taken = timeline.time("lock", () -> DomainClaims.take(engine.leases(), made.prepared().checkout().domain(),
                 made.tools(), made.prepared().workspace()));
-        return claim::release;
+        claim = taken;
+        return taken::release;
     }
 
     /**
@@ -296,6 +301,7 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
         String domain = made.prepared().checkout().domain();
         LOG.info("== tearing down {} ==", domain);
         boolean clean = false;
+        Optional<KeepOnFailure.Kept> kept = Optional.empty();
         List<UpgradeCell> cells = List.of();
         RunTimeline.Span span = timeline.start("teardown");
         // the other bases' upgrades, if any still goes (the run failed or was stopped first), stop and tear down beside
@@ -309,7 +315,9 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
             // The app and its cold dependencies go at once, as the engine removes stacks side by side.
             CompletableFuture<List<String>> depsLeft = run.keys().deps().isEmpty()
                     ? CompletableFuture.completedFuture(List.of()) : means.threads().aside("dependencies", made.deps()::remove);
-            List<String> left = removeApp(made, domain);
+            // a failed run's app may be kept (ccci.keep-on-failure): handed over with its lock, not removed
+            kept = keepIfFailed(engine, made, domain);
+            List<String> left = kept.isPresent() ? new ArrayList<>() : removeApp(made, domain);
             List<String> depsGone = RunHelpers.leftBy(depsLeft);
             if (!left.isEmpty() && depsGone.isEmpty() && !run.keys().deps().isEmpty()) {
                 // the run's network is the app's, and its cold dependencies join it: swarm removes it only once
@@ -320,7 +328,8 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
             cells = matrix.await();
             left.addAll(matrix.left());
             clean = left.isEmpty();
-            LOG.info("== teardown of {}: {} ==", domain, clean ? "clean" : "left " + left);
+            LOG.info("== teardown of {}: {} ==", domain, kept.isPresent() ? "its app is kept until " + kept.get().until()
+                    + (clean ? "; the rest clean" : "; left " + left) : clean ? "clean" : "left " + left);
         } finally {
             span.end(clean ? RunTimeline.Outcome.DONE : RunTimeline.Outcome.FAILED);
             try {
@@ -328,7 +337,8 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
                 made.app().created().ifPresent(app -> secrets.addAll(app.secretValues().values()));
                 secrets.addAll(matrix.secretValues());
                 RunEnding.publish(run, made.prepared().checkout(), made.prepared().setup().used(), new RunEnding.Teardown(
-                        clean, secrets, new RunResults.Environment(settings.driver(), engine.docker().facts()), cells),
+                        clean, secrets, new RunResults.Environment(settings.driver(), engine.docker().facts()), cells,
+                        kept.map(KeepOnFailure.Kept::lines).orElse(List.of())),
                         means.runLog());
                 RunIdLock.keepPrivate(settings.runDir());
                 steps.teardown();
@@ -336,6 +346,32 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
                 made.deps().releaseLocks();
             }
         }
+    }
+
+    /**
+     * A failed run's app handed to a keeper ({@code ccci.keep-on-failure}), if the host asks for it: only a
+     * run that failed on its own (a row of its results failed), never one stopped (SIGTERM, the deadline,
+     * its budget, its lease), and only an app that was created. Empty: the teardown removes it as always.
+     */
+    private Optional<KeepOnFailure.Kept> keepIfFailed(Connected engine, Made made, String domain) {
+        RunSettings.Keep keep = settings.options().trust().bounds().keep();
+        DomainClaim held = claim;
+        if (!keep.on() || held == null || !run.deploysApp() || made.app().created().isEmpty()
+                || means.guards().stopRequested() || means.guards().stopReason().isPresent()
+                || run.record().rows().stream().noneMatch(r -> r.status() == RunRecord.Status.FAILED)) {
+            return Optional.empty();
+        }
+        if (keep.clamped()) {
+            LOG.warn("== keep-on-failure {} s is longer than this host's most (-D{}={}): the app is kept {} s ==",
+                    keep.asked().toSeconds(), "ccci.keep-on-failure.max", keep.max().toSeconds(), keep.duration().toSeconds());
+        }
+        List<String> secrets = new ArrayList<>(made.deps().secretValues());
+        made.app().created().ifPresent(app -> secrets.addAll(app.secretValues().values()));
+        return KeepOnFailure.handOver(new KeepOnFailure.Request(
+                new KeepOnFailure.Place(domain, settings.runId(), settings.paths().appLockDir(), settings.runDir()),
+                new KeepOnFailure.Times(keep.duration(), settings.options().lease().ttl(), settings.options().lease().heartbeat()),
+                held, new KeepOnFailure.App(engine.docker().host(), made.prepared().workspace().abraDir().canonicalServers(),
+                        secrets), means.guards()));
     }
 
     /** The run's app removed, if it deployed one; what is left of it. */

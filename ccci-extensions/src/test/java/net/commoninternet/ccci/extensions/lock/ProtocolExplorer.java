@@ -52,6 +52,11 @@ final class ProtocolExplorer {
     }
 
     static Result explore(ProtocolModel model, int depth) {
+        return explore(model.explorable(), depth);
+    }
+
+    /** Every schedule of {@code system} up to {@code depth} steps; a state where nothing moves is judged too. */
+    static <S> Result explore(Explorable<S> model, int depth) {
         long started = System.nanoTime();
         Map<String, Integer> index = new HashMap<>();
         IntList parents = new IntList();
@@ -59,29 +64,37 @@ final class ProtocolExplorer {
         Map<String, String> interned = new HashMap<>();
         IntList from = new IntList();
         IntList to = new IntList();
-        ModelState initial = model.initial();
-        index.put(initial.key(), 0);
+        S initial = model.initial();
+        index.put(model.key(initial), 0);
         parents.add(-1);
         labels.add(null);
-        List<ModelState> frontier = new ArrayList<>(List.of(initial));
+        List<S> frontier = new ArrayList<>(List.of(initial));
         IntList frontierIds = new IntList();
         frontierIds.add(0);
         int reached = 0;
         for (int d = 0; d < depth && !frontier.isEmpty(); d++) {
-            List<ModelState> next = new ArrayList<>();
+            List<S> next = new ArrayList<>();
             IntList nextIds = new IntList();
             for (int f = 0; f < frontier.size(); f++) {
                 int id = frontierIds.get(f);
-                for (ProtocolModel.Step step : model.successors(frontier.get(f))) {
+                List<Explorable.Move<S>> moves = model.moves(frontier.get(f));
+                String atRest = moves.isEmpty() ? model.atRest(frontier.get(f)) : null;
+                if (atRest != null) {
+                    List<String> schedule = schedule(parents, labels, id);
+                    return new Result(depth, d, index.size(), from.size(), Double.NaN, Duration.ofNanos(System.nanoTime() - started),
+                            Optional.of(new Trace(atRest, schedule, trace(model, schedule))));
+                }
+                for (Explorable.Move<S> step : moves) {
                     String label = interned.computeIfAbsent(step.label(), l -> l);
-                    if (step.next().violation != null) {
+                    String broken = model.violation(step.next());
+                    if (broken != null) {
                         List<String> schedule = schedule(parents, labels, id);
                         schedule.add(label);
-                        Trace trace = new Trace(step.next().violation, schedule, trace(model, schedule));
+                        Trace trace = new Trace(broken, schedule, trace(model, schedule));
                         return new Result(depth, d, index.size(), from.size() + 1, Double.NaN,
                                 Duration.ofNanos(System.nanoTime() - started), Optional.of(trace));
                     }
-                    String key = step.next().key();
+                    String key = model.key(step.next());
                     Integer target = index.get(key);
                     if (target == null) {
                         target = index.size();
@@ -154,18 +167,24 @@ final class ProtocolExplorer {
         return state;
     }
 
-    private static List<String> trace(ProtocolModel model, List<String> schedule) {
+    private static <S> List<String> trace(Explorable<S> model, List<String> schedule) {
         List<String> lines = new ArrayList<>();
-        ModelState state = model.initial();
-        lines.add(String.format("%-6s %-62s %-34s %s", "time", "step", "store after it", "clocks"));
+        S state = model.initial();
+        lines.add(model.traceHeader());
         for (String label : schedule) {
-            state = model.successors(state).stream().filter(s -> s.label().equals(label)).findFirst().orElseThrow().next();
-            ModelState s = state;
-            String clocks = Arrays.stream(s.hosts).map(h -> h.name() + "=" + s.clock(h)).collect(Collectors.joining(" "));
-            lines.add(String.format("t=%-4d %-62s %-34s %s", s.now, label, record(s.record()), clocks));
+            state = model.moves(state).stream().filter(s -> s.label().equals(label)).findFirst().orElseThrow().next();
+            lines.add(model.traceLine(state, label));
         }
         return lines;
     }
+
+    /** The lease model's trace line: real time, the step, the store's record after it, every host's clock. */
+    static String leaseTraceLine(ModelState s, String label) {
+        String clocks = Arrays.stream(s.hosts).map(h -> h.name() + "=" + s.clock(h)).collect(Collectors.joining(" "));
+        return String.format("t=%-4d %-62s %-34s %s", s.now, label, record(s.record()), clocks);
+    }
+
+    static final String LEASE_TRACE_HEADER = String.format("%-6s %-62s %-34s %s", "time", "step", "store after it", "clocks");
 
     private static String record(Optional<Stored> record) {
         return record.map(r -> "v" + r.version() + " " + r.label(AppDomainLease.STATE) + " by "

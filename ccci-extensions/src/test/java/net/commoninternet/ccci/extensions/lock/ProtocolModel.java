@@ -94,6 +94,42 @@ final class ProtocolModel {
         return config;
     }
 
+    /** This model as the explorer sees it. */
+    Explorable<ModelState> explorable() {
+        ProtocolModel model = this;
+        return new Explorable<>() {
+            @Override
+            public ModelState initial() {
+                return model.initial();
+            }
+
+            @Override
+            public List<Move<ModelState>> moves(ModelState state) {
+                return model.successors(state).stream().map(s -> new Move<>(s.label(), s.next())).toList();
+            }
+
+            @Override
+            public String key(ModelState state) {
+                return state.key();
+            }
+
+            @Override
+            public String violation(ModelState state) {
+                return state.violation;
+            }
+
+            @Override
+            public String traceHeader() {
+                return ProtocolExplorer.LEASE_TRACE_HEADER;
+            }
+
+            @Override
+            public String traceLine(ModelState state, String label) {
+                return ProtocolExplorer.leaseTraceLine(state, label);
+            }
+        };
+    }
+
     ModelState initial() {
         ModelState s = new ModelState();
         s.store = new InMemoryRecords();
