@@ -97,6 +97,7 @@ public final class StackTeardown {
         long deadline = System.nanoTime() + TEARDOWN_LIMIT.toNanos();
         boolean interrupted = Thread.interrupted();
         boolean announced = false;
+        boolean confirmedAfterOutage = false;
         List<String> left;
         // Container, volume and network events wake the waits (a container gone, a network released):
         // each wait looks again at once instead of at its next poll; the poll stays for missed events.
@@ -109,6 +110,16 @@ public final class StackTeardown {
                 }
                 try {
                     left = removalPass(stack, deadline, wake);
+                    if (left.isEmpty() && announced && !confirmedAfterOutage && System.nanoTime() < deadline) {
+                        // The engine came back from an outage: until its swarm part is up again, a network list
+                        // leaves the swarm's networks out without an error (moby ignores the cluster's), so an
+                        // empty pass is only believed once the swarm lists its networks, and then passed again.
+                        confirmedAfterOutage = true;
+                        LOG.info("teardown of {}: the engine is back; one more pass once its swarm lists its networks again",
+                                stack);
+                        awaitSwarmNetworks(deadline, wake);
+                        continue;
+                    }
                     if (left.isEmpty() || System.nanoTime() >= deadline) {
                         break;
                     }
@@ -149,6 +160,27 @@ public final class StackTeardown {
         }
         return left;
     }
+
+    /**
+     * Waits (within the teardown's bound, at most {@link #SWARM_BACK}) until the engine's swarm part answers
+     * again: the manager has control and the network list holds a swarm-scoped network (every swarm has
+     * {@code ingress}; a swarm without one waits the bound out and goes on).
+     */
+    private void awaitSwarmNetworks(long deadline, SwarmEvents wake) {
+        long until = Math.min(deadline, System.nanoTime() + SWARM_BACK.toNanos());
+        DockerHttpClient http = EngineLists.http(client);
+        waitUntil(() -> {
+            try {
+                return client.infoCmd().exec().getSwarm().getControlAvailable() == Boolean.TRUE
+                        && EngineLists.get(http, "/networks", Map.of("scope", List.of("swarm"))).size() > 0;
+            } catch (RuntimeException notYet) {
+                return false;
+            }
+        }, until, wake);
+    }
+
+    /** The longest wait for the swarm part of an engine back from an outage before a teardown believes its lists. */
+    private static final Duration SWARM_BACK = Duration.ofSeconds(60);
 
     /**
      * Until the next engine event, at most one poll interval; returns whether an interrupt arrived
