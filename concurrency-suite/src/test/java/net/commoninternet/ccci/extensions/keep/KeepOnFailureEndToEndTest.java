@@ -78,7 +78,7 @@ class KeepOnFailureEndToEndTest {
         return run("custom-html-broken", keep, extraEnv);
     }
 
-    private Ran run(String recipe, String keep, Map<String, String> extraEnv) throws Exception {
+    private Ran run(String recipe, String keep, Map<String, String> extraEnv, String... extraProps) throws Exception {
         String runId = "keep-" + ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet();
         Map<String, String> env = new HashMap<>(Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
                 "ABRA_DIR", sandbox.resolve("abra").toString()));
@@ -87,6 +87,7 @@ class KeepOnFailureEndToEndTest {
         if (!keep.isEmpty()) {
             props.add("-Dccci.keep-on-failure=" + keep);
         }
+        props.addAll(List.of(extraProps));
         MavenRun mvn = MavenRun.start(sandbox.resolve(runId + ".log"), env, props.toArray(String[]::new));
         int exit = mvn.waitFor(RUN);
         String output = mvn.output();
@@ -170,10 +171,27 @@ class KeepOnFailureEndToEndTest {
         assertThat(LockProbe.held(third.lock())).isFalse();
     }
 
+    /**
+     * A kept app with a generated secret ({@code notes-demo}, its 0.2.0 left unbumped so its upgrade
+     * fails): what the printed shell prints is masked of the run's secrets, which only the keeper holds;
+     * then the printed end command ends the keep at once.
+     */
     @Test
-    void thePrintedEndCommandEndsTheKeepNow() throws Exception {
-        Ran ran = canary("600", Map.of());
+    void theKeptAppsShellMasksTheRunsSecretsAndThePrintedEndCommandEndsTheKeepNow() throws Exception {
+        Ran ran = run(unbumpedNotesDemo(), "600", Map.of(), "-Dccci.recipes=" + sandbox.resolve("recipes"));
+        assertThat(ran.exit()).as(ran.output()).isNotZero();
         ProcessHandle keeper = keeper(ran);
+        String container = sh("docker ps -q --filter label=com.docker.swarm.service.name="
+                + AppNaming.stackName(ran.domain()) + "_app", "").strip().lines().findFirst()
+                .orElseThrow(() -> new AssertionError("no running app container of " + ran.domain()));
+        // read around the keeper, straight from the engine: the value its shell must never show
+        String secret = sh("docker exec " + container + " cat /run/secrets/db_password", "").strip();
+        assertThat(secret).as("the run's generated secret").hasSizeGreaterThanOrEqualTo(12);
+        String shown = sh(ran.printed("a shell in it") + " 'cat /run/secrets/db_password; echo; id'", "");
+        assertThat(shown).as("the kept app's shell").contains("uid=").contains("********");
+        // asserted without quoting it: a failure's message must not carry the secret into the reports either
+        assertThat(shown.contains(secret)).as("the kept app's shell printed the run's secret in clear").isFalse();
+
         String said = sh(ran.printed("end the keep now"), "");
         assertThat(said).contains("ending the keep of " + ran.domain());
         // the command returns once the keeper has torn down and its process ended (the flock goes with it)
@@ -181,6 +199,28 @@ class KeepOnFailureEndToEndTest {
         assertThat(leftovers(ran.domain())).isEmpty();
         assertThat(LockProbe.held(ran.lock())).isFalse();
         assertThat(Files.readString(ran.runDir().resolve("keep/keeper.log"))).contains("the keep ends (its end command)");
+    }
+
+    /**
+     * {@code notes-demo} as a recipe folder of the test's own whose 0.2.0 forgot its bump (0.1.0's compose,
+     * label and images): a run that fails its upgrade rung, with a generated secret mounted in its app.
+     */
+    private String unbumpedNotesDemo() throws IOException {
+        String name = "notes-unbumped";
+        Path from = MavenRun.ROOT.resolve("recipe-suites/recipes/notes-demo");
+        Path to = sandbox.resolve("recipes").resolve(name);
+        Files.createDirectories(to.getParent());
+        org.apache.commons.io.file.PathUtils.copyDirectory(from, to);
+        Path versions = to.resolve("versions");
+        Files.copy(versions.resolve("0.1.0+1.36.0/compose.yml"), versions.resolve("0.2.0+1.36.1/compose.yml"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (var each = Files.list(versions)) {
+            for (Path version : each.toList()) {
+                Path env = version.resolve(".env.sample");
+                Files.writeString(env, Files.readString(env).replace("TYPE=notes-demo", "TYPE=" + name));
+            }
+        }
+        return name;
     }
 
     @Test
