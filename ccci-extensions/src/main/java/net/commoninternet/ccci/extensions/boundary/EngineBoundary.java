@@ -110,16 +110,28 @@ public final class EngineBoundary {
             return Optional.of("the engine at " + host + " is remote, so ccci cannot read its egress rules from this host:"
                     + " install them on its host (scripts/egress-rules).");
         }
-        Optional<String> pid = namespaceOf(Path.of(uri.getPath()));
-        if (pid.isEmpty()) {
-            return Optional.of("no process of this host listens on " + host + ", so ccci cannot find the network"
-                    + " namespace whose egress rules apply to its containers: run ccci on the engine's host.");
+        // Any process of the engine's network namespace stands for it, a short-lived one too: one that ended
+        // before nsenter entered its namespace is looked for again (a few times), never read as an error.
+        for (int attempt = 1; ; attempt++) {
+            Optional<String> pid = namespaceOf(Path.of(uri.getPath()));
+            if (pid.isEmpty()) {
+                return Optional.of("no process of this host listens on " + host + ", so ccci cannot find the network"
+                        + " namespace whose egress rules apply to its containers: run ccci on the engine's host.");
+            }
+            List<String> command = new ArrayList<>(List.of("iptables-save", "-t", "filter"));
+            if (!pid.get().equals("self")) {
+                command.addAll(0, List.of("nsenter", "--net=/proc/" + pid.get() + "/ns/net"));
+            }
+            ChildProcesses.Whole rules = children.runWhole(command, null, Map.of(), Duration.ofSeconds(30), 4 << 20);
+            if (!rules.ok() && attempt < 4 && !pid.get().equals("self") && !Files.exists(Path.of("/proc", pid.get()))) {
+                continue;
+            }
+            return judged(host, command, rules);
         }
-        List<String> command = new ArrayList<>(List.of("iptables-save", "-t", "filter"));
-        if (!pid.get().equals("self")) {
-            command.addAll(0, List.of("nsenter", "--net=/proc/" + pid.get() + "/ns/net"));
-        }
-        ChildProcesses.Whole rules = children.runWhole(command, null, Map.of(), Duration.ofSeconds(30), 4 << 20);
+    }
+
+    /** What the filter table {@code command} read says of the egress rules, or why it could not be read. */
+    private static Optional<String> judged(String host, List<String> command, ChildProcesses.Whole rules) {
         if (!rules.ok()) {
             return Optional.of("ccci could not read the egress rules of the engine at " + host + " (" + String.join(" ",
                     command) + ": " + rules.stderr().strip() + "): run ccci as root on the engine's host.");
