@@ -99,7 +99,8 @@ class HostFaultRunTest {
             assertThat(run.waitFor(Duration.ofMinutes(5))).as(run.output()).isNotZero();
             assertThat(engine.refusals()).isPositive();
             JsonNode results = results("refused");
-            assertThat(results.path("verdict").asText()).isEqualTo("unverified");
+            assertThat(results.path("verdict").asText()).as("results.json: %s%nthe run: %s", results, run.output())
+                    .isEqualTo("unverified");
             assertThat(results.path("rungs").path("install").asText()).isEqualTo("unver");
             assertThat(results.path("counts").path("failed").asInt()).isZero();
             JsonNode fault = results.path("host_faults").get(0);
