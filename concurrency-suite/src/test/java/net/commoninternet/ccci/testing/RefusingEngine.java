@@ -18,10 +18,11 @@ import java.util.regex.Pattern;
 
 /**
  * The real Docker engine behind a UNIX socket of the test's, which refuses chosen API calls as a
- * failing engine does: HTTP 500 with a JSON message. Everything else goes to the real engine's socket
- * byte for byte; each request gets a connection of its own ({@code Connection: close} is added, upgrade
- * requests such as an exec's attach aside), so every request of a pooled client passes the check. Point
- * a run at it with {@code DOCKER_HOST=unix://<socket()>}.
+ * failing engine does (HTTP 500 with a JSON message), or answers them as a half-failing one does
+ * (a status and body of the test's: a list without the swarm's part). Everything else goes to the
+ * real engine's socket byte for byte; each request gets a connection of its own ({@code Connection:
+ * close} is added, upgrade requests such as an exec's attach aside), so every request of a pooled
+ * client passes the check. Point a run at it with {@code DOCKER_HOST=unix://<socket()>}.
  */
 public final class RefusingEngine implements AutoCloseable {
 
@@ -33,15 +34,17 @@ public final class RefusingEngine implements AutoCloseable {
 
     private final Path socket;
     private final Pattern refused;
-    private final String message;
+    private final String status;
+    private final String body;
     private final ServerSocketChannel server;
     private final AtomicInteger refusals = new AtomicInteger();
     private final List<Thread> threads = new ArrayList<>();
 
-    private RefusingEngine(Path socket, Pattern refused, String message) throws IOException {
+    private RefusingEngine(Path socket, Pattern refused, String status, String body) throws IOException {
         this.socket = socket;
         this.refused = refused;
-        this.message = message;
+        this.status = status;
+        this.body = body;
         Files.deleteIfExists(socket);
         server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
@@ -49,7 +52,12 @@ public final class RefusingEngine implements AutoCloseable {
 
     /** Listens on {@code socket}; every request whose request line matches {@code refused} is answered 500 {@code message}. */
     public static RefusingEngine start(Path socket, Pattern refused, String message) throws IOException {
-        RefusingEngine engine = new RefusingEngine(socket, refused, message);
+        return answering(socket, refused, "500 Internal Server Error", "{\"message\":\"" + message + "\"}");
+    }
+
+    /** Listens on {@code socket}; every request whose request line matches {@code matched} is answered {@code status} {@code json}. */
+    public static RefusingEngine answering(Path socket, Pattern matched, String status, String json) throws IOException {
+        RefusingEngine engine = new RefusingEngine(socket, matched, status, json);
         engine.thread("refusing-engine-accept", engine::accept);
         return engine;
     }
@@ -89,10 +97,10 @@ public final class RefusingEngine implements AutoCloseable {
             String text = head.toString(StandardCharsets.ISO_8859_1);
             if (refused.matcher(text).find()) {
                 refusals.incrementAndGet();
-                byte[] body = ("{\"message\":\"" + message + "\"}").getBytes(StandardCharsets.UTF_8);
-                client.write(ByteBuffer.wrap(("HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\n"
-                        + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1)));
-                client.write(ByteBuffer.wrap(body));
+                byte[] answer = body.getBytes(StandardCharsets.UTF_8);
+                client.write(ByteBuffer.wrap(("HTTP/1.1 " + status + "\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + answer.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1)));
+                client.write(ByteBuffer.wrap(answer));
                 return;
             }
             try (SocketChannel engine = SocketChannel.open(UnixDomainSocketAddress.of(ENGINE))) {

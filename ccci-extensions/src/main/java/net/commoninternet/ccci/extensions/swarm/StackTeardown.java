@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -351,9 +352,37 @@ public final class StackTeardown {
         }
         EngineLists.get(http, "/secrets", label).forEach(s -> left.add("secret " + s.path("Spec").path("Name").asText()));
         EngineLists.get(http, "/configs", label).forEach(c -> left.add("config " + c.path("Spec").path("Name").asText()));
-        EngineLists.get(http, "/networks", label).forEach(n -> left.add("network " + n.path("Name").asText()));
+        Set<String> nodeIds = new HashSet<>();
+        nodes.forEach(n -> nodeIds.add(n.id()));
+        // A task swarm still starts (preparing, starting) makes what it joins on its node after its service
+        // is gone (its volumes, the node's copy of its networks): the stack is not gone while one is left.
+        // One on a node ccci does not reach is swarm's to end when that node is back.
+        for (JsonNode task : EngineLists.get(http, "/tasks", label)) {
+            String node = task.path("NodeID").asText("");
+            String state = task.path("Status").path("State").asText("");
+            if (!TASK_ENDED.contains(state) && (node.isEmpty() || nodeIds.contains(node))) {
+                left.add("task " + task.path("ID").asText() + " (" + state + ")");
+            }
+        }
+        // The engine's network list leaves the swarm's networks out, without an error, when its swarm part
+        // does not answer (moby's list ignores the cluster's error): only a list that holds a swarm-scoped
+        // network at all (every swarm ccci runs on has ingress and proxy) says the stack's are gone.
+        JsonNode networks = EngineLists.get(http, "/networks", Map.of());
+        boolean swarmListed = false;
+        for (JsonNode network : networks) {
+            swarmListed |= "swarm".equals(network.path("Scope").asText());
+            if (stack.equals(network.path("Labels").path(StackLabels.NAMESPACE).asText(null))) {
+                left.add("network " + network.path("Name").asText());
+            }
+        }
+        if (!swarmListed) {
+            left.add("networks unknown (the engine listed none of the swarm's: its swarm part did not answer)");
+        }
         return left;
     }
+
+    /** A task's states after which it starts nothing more on its node. */
+    private static final Set<String> TASK_ENDED = Set.of("complete", "shutdown", "failed", "rejected", "remove", "orphaned");
 
     private static void waitUntil(BooleanSupplier condition, long deadline, SwarmEvents wake) {
         boolean interrupted = false;
