@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -21,6 +22,7 @@ import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.policy.ImageRegistry;
 import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.HostFault.Cause;
+import net.commoninternet.ccci.spi.RecipeSaid;
 import org.apiguardian.api.API;
 
 /**
@@ -59,11 +61,17 @@ import org.apiguardian.api.API;
  *       error) whose first frame outside the JDK and the libraries is ccci's own code, not a
  *       recipe's check or hook and not a third party's tier.
  * </ol>
- * Limits: a rule reads words the engine and ccci write, and a recipe's own output can carry the same
- * words into a failure's message (an app that prints "no space left on device" in the page a check
- * quotes): such a failure reads unverified, never green, so a recipe can hide its red only behind a
- * red of the host's. Anything no rule matches stays the recipe's: ccci claims the host's fault only on
- * a positive sign.
+ * The rules read only the engine's and ccci's own words: a recipe's words can carry the same ones (an
+ * app that prints "no space left on device" in the page a check quotes, a hook whose output says "OCI
+ * runtime", a recipe's own check that meets "Connection refused" from its app). So what a failure
+ * quotes of the recipe ({@link RecipeSaid}: an app's answer, a probe's or a hook's output) is taken out
+ * of its message first, an exception a recipe's own code made (its check, its hook, a third party's
+ * tier: the first frame of its stack outside the JDK and the libraries is not ccci's) is read for its
+ * causes only, and a socket's failure is the engine's only when it was docker-java's socket. Limits:
+ * the output of a command ccci runs in the app's container to write its own marker ({@code BACKUP},
+ * {@code RESTORE}) is not marked, since a full volume there is most often the host's full disk; the
+ * engine's words can echo a recipe's compose (a command's path in a start failure). Anything no rule
+ * matches stays the recipe's: ccci claims the host's fault only on a positive sign.
  */
 @API(status = API.Status.INTERNAL)
 public final class HostFaults {
@@ -124,17 +132,30 @@ public final class HostFaults {
         if (carried.isPresent()) {
             return carried;
         }
-        List<Throwable> chain = chain(failure);
+        // what ccci and the engine said: the recipe's own exceptions, and what any message quotes of the recipe, left out
+        List<String> quoted = new ArrayList<>(RecipeSaid.in(failure));
+        quoted.sort(Comparator.comparingInt(String::length).reversed());
+        List<Throwable> chain = new ArrayList<>();
+        List<String> words = new ArrayList<>();
+        for (Throwable t : chain(failure)) {
+            if (!(t instanceof RecipeSaid) && !madeByRecipe(t)) {
+                chain.add(t);
+                words.add(withoutQuotes(String.valueOf(t.getMessage()), quoted));
+            }
+        }
         for (Throwable t : chain) {
             if (t instanceof SocketTimeoutException && inDockerJava(t)) {
                 return fault(Cause.CCCI_TIMEOUT, "no answer within docker-java's response timeout (" + t.getMessage() + ")",
                         failure);
             }
         }
-        if (DockerEngine.unreachable(failure)) {
-            return fault(Cause.ENGINE, "it stopped answering (" + rootMessage(failure) + ")", failure);
+        for (int i = 0; i < chain.size(); i++) {
+            Throwable t = chain.get(i);
+            if (DockerEngine.socketFailure(t) ? inDockerJava(t) : DockerEngine.saysGone(words.get(i))) {
+                return fault(Cause.ENGINE, "it stopped answering (" + rootMessage(failure) + ")", failure);
+            }
         }
-        String text = String.join("\n", chain.stream().map(t -> String.valueOf(t.getMessage())).toList());
+        String text = String.join("\n", words);
         String lower = text.toLowerCase(Locale.ROOT);
         if (lower.contains("no space left on device")) {
             return fault(Cause.DISK, "no space left on device: " + line(text, "no space left on device"), failure);
@@ -232,25 +253,50 @@ public final class HostFaults {
         }
     }
 
-    /** Why {@code chain} is ccci's own bug: its first exception of a programming error's type, thrown in ccci's code. */
+    /**
+     * Why {@code chain} (what ccci's code and the libraries made) is ccci's own bug: its first exception
+     * of a programming error's type, thrown in ccci's code.
+     */
     private static Optional<String> bug(List<Throwable> chain) {
         for (Throwable t : chain) {
             if (BUGS.stream().noneMatch(type -> type.isInstance(t))) {
                 continue;
             }
-            for (StackTraceElement frame : t.getStackTrace()) {
-                String at = frame.getClassName();
-                if (LIBRARIES.stream().anyMatch(at::startsWith)) {
-                    continue;
-                }
-                if (CCCI_OWN.stream().anyMatch(at::startsWith)) {
-                    return Optional.of(t.getClass().getName() + (t.getMessage() == null ? "" : ": " + t.getMessage())
-                            + " at " + frame);
-                }
-                break; // a recipe's code, or a third party's tier: theirs
+            Optional<StackTraceElement> frame = firstOwnFrame(t);
+            if (frame.isPresent()) {
+                return Optional.of(t.getClass().getName() + (t.getMessage() == null ? "" : ": " + t.getMessage())
+                        + " at " + frame.get());
             }
         }
         return Optional.empty();
+    }
+
+    /** The first frame of {@code t}'s stack outside the JDK and the libraries; empty when there is none. */
+    private static Optional<StackTraceElement> firstOwnFrame(Throwable t) {
+        for (StackTraceElement frame : t.getStackTrace()) {
+            if (LIBRARIES.stream().noneMatch(frame.getClassName()::startsWith)) {
+                return Optional.of(frame);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether a recipe's own code made {@code t} (its check, its hook, a third party's tier): the first
+     * frame of its stack outside the JDK and the libraries is not ccci's. Its words are the recipe's.
+     */
+    private static boolean madeByRecipe(Throwable t) {
+        return !(t instanceof HostFault) && firstOwnFrame(t).map(StackTraceElement::getClassName)
+                .filter(at -> CCCI_OWN.stream().noneMatch(at::startsWith)).isPresent();
+    }
+
+    /** {@code message} without what it quotes of the recipe (longest first, so a quote within a longer one goes with it). */
+    private static String withoutQuotes(String message, List<String> quoted) {
+        String left = message;
+        for (String quote : quoted) {
+            left = left.replace(quote, " ");
+        }
+        return left;
     }
 
     private static Optional<HostFault> fault(Cause cause, String detail, Throwable failure) {

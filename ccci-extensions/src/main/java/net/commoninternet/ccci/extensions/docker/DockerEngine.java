@@ -140,19 +140,22 @@ public record DockerEngine(DockerClient client, DockerHttpClient http, String ho
     public static boolean unreachable(Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < 20; depth++, t = t.getCause()) {
-            if (t instanceof SocketException || t instanceof ClosedChannelException
-                    || t instanceof SocketTimeoutException
-                    || t instanceof org.apache.hc.core5.http.NoHttpResponseException) {
+            if (socketFailure(t) || saysGone(String.valueOf(t.getMessage()))) {
                 return true;
-            }
-            String message = String.valueOf(t.getMessage());
-            for (String sign : GONE) {
-                if (message.contains(sign)) {
-                    return true;
-                }
             }
         }
         return false;
+    }
+
+    /** Whether {@code t} itself is a socket's failure (refused, closed, reset, silent): the engine's, on docker-java's socket. */
+    public static boolean socketFailure(Throwable t) {
+        return t instanceof SocketException || t instanceof ClosedChannelException || t instanceof SocketTimeoutException
+                || t instanceof org.apache.hc.core5.http.NoHttpResponseException;
+    }
+
+    /** Whether {@code message} is what the docker CLI or the engine says when the engine is gone or its swarm not ready. */
+    public static boolean saysGone(String message) {
+        return GONE.stream().anyMatch(message::contains);
     }
 
     /**

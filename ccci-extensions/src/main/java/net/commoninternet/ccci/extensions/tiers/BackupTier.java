@@ -92,8 +92,9 @@ public final class BackupTier implements TierPlugin {
                 "the recipe sets no BACKUP_VERIFY"));
         Probes.Outcome outcome = tier.live().probes().retry(probe, 1);
         if (!outcome.ok()) {
-            throw Words.failed("BACKUP_VERIFY " + probe + " did not pass after the backup: "
-                    + Words.oneLine(outcome.detail()) + Words.expects(probe, tier.keys()));
+            String said = Words.oneLine(outcome.detail());
+            throw Words.failed("BACKUP_VERIFY " + probe + " did not pass after the backup: " + said
+                    + Words.expects(probe, tier.keys()), said);
         }
     }
 

@@ -35,9 +35,10 @@ final class GenericChecks {
                 .orElseThrow(() -> new AssertionError("no service of the app " + domain + " has traefik.enable=true and a"
                         + " loadbalancer.server.port label, so nothing would route to the app"));
         if (!ok.contains(answer.status())) {
+            String said = Words.answered(answer);
             throw Words.failed("GET " + keys.healthPath() + " of " + domain + " (sent to " + answer.url() + ", as the proxy"
-                    + " would) answered " + Words.answered(answer) + " until HTTP_TIMEOUT " + keys.httpTimeoutSeconds()
-                    + " s ran out; HEALTH_OK expects " + Words.statuses(ok));
+                    + " would) answered " + said + " until HTTP_TIMEOUT " + keys.httpTimeoutSeconds()
+                    + " s ran out; HEALTH_OK expects " + Words.statuses(ok), said);
         }
     }
 }

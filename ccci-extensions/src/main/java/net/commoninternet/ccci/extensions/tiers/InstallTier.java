@@ -59,8 +59,9 @@ public final class InstallTier implements TierPlugin {
         CiKeys.Probe probe = keys.readyProbe().orElseThrow(() -> Skipped.structural("the recipe sets no READY_PROBE"));
         Probes.Outcome outcome = tier.live().probes().readiness(probe, Duration.ofSeconds(keys.httpTimeoutSeconds()));
         if (!outcome.ok()) {
+            String said = Words.oneLine(outcome.detail());
             throw Words.failed("READY_PROBE " + probe + " did not pass within HTTP_TIMEOUT " + keys.httpTimeoutSeconds()
-                    + " s: " + Words.oneLine(outcome.detail()) + Words.expects(probe, keys));
+                    + " s: " + said + Words.expects(probe, keys), said);
         }
     }
 

@@ -58,9 +58,10 @@ public final class RestoreTier implements TierPlugin {
                         + " writes): the recipe's own restore assertions are the proof"));
         String restored = tier.store().find(TierOutputs.RESTORED).orElseThrow().marker();
         if (!marker.seeded().equals(restored)) {
+            String said = Words.oneLine(restored);
             throw Words.failed("the restore did not bring the backup's data back: " + marker.file() + " in service "
-                    + marker.service() + " reads \"" + Words.oneLine(restored) + "\" after the restore, where the backup"
-                    + " held \"" + marker.seeded() + "\"");
+                    + marker.service() + " reads \"" + said + "\" after the restore, where the backup held \""
+                    + marker.seeded() + "\"", said);
         }
     }
 }

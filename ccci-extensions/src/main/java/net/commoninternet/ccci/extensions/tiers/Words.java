@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import net.commoninternet.ccci.api.CiKeys;
 import net.commoninternet.ccci.spi.Probes;
+import net.commoninternet.ccci.spi.RecipeSaid;
 import net.commoninternet.ccci.spi.Versions;
 
 /**
@@ -26,6 +27,15 @@ final class Words {
     /** The failure of a check: {@code sentence} is all a report shows of it. */
     static AssertionError failed(String sentence) {
         return new AssertionError(sentence);
+    }
+
+    /**
+     * As {@link #failed(String)}, for a sentence that quotes {@code recipeSaid} (what the app answered,
+     * what its probe or command printed, as the sentence has it): whose fault the failure is is judged
+     * without those words ({@link RecipeSaid}).
+     */
+    static AssertionError failed(String sentence, String... recipeSaid) {
+        return RecipeSaid.quotedIn(new AssertionError(sentence), recipeSaid);
     }
 
     /** A deployed or declared version: the label's text, or that there is none. */

@@ -10,12 +10,15 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.HostFault.Cause;
+import net.commoninternet.ccci.spi.RecipeSaid;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Whose fault a failure is, from failures ccci really meets: the texts below were captured from this
@@ -143,5 +146,63 @@ class HostFaultsTest {
     void aFailureThatCarriesAHostFaultIsThatFault() {
         HostFault fault = new HostFault(Cause.ENGINE, "it answered HTTP 500: refused", null);
         assertThat(HostFaults.withoutEngine().of(new IllegalStateException("wrapped", fault))).containsSame(fault);
+    }
+
+    /**
+     * The recipe's own words carry the engine's: an app's page or a hook's output that says "no space
+     * left on device" or "OCI runtime", a recipe's check that meets "Connection refused" from its app.
+     * Quoted ({@link RecipeSaid}) or thrown by the recipe's own code, they are the recipe's; the same
+     * words in ccci's or the engine's own message stay the host's.
+     */
+    @Test
+    void theRecipesOwnWordsNeverMakeAFailureTheHosts() throws Exception {
+        String page = "<h1>500</h1> write /data/cache: no space left on device";
+        String sentence = "GET / of app.example.org answered 500 " + page + " until HTTP_TIMEOUT 30 s ran out";
+        assertThat(cause(RecipeSaid.quotedIn(new AssertionError(sentence), page))).as("the app's page, quoted").isEmpty();
+        assertThat(cause(new AssertionError(sentence))).as("the same words, unmarked").contains(Cause.DISK);
+
+        String hook = "OCI runtime exec failed: exec failed: unable to start container process";
+        assertThat(cause(RecipeSaid.quotedIn(new IllegalStateException("backupbot.backup.pre-hook of app_db exited 126: "
+                + hook), hook))).as("a hook's output").isEmpty();
+        // a quote in a cause is left out of the wrapper's message too; the engine's words beside it still count
+        IllegalStateException quoting = RecipeSaid.quotedIn(new IllegalStateException("pre-hook exited 1: " + hook), hook);
+        assertThat(cause(new IllegalStateException("the backup failed: " + quoting.getMessage()
+                + "; app: 0/1 running (last task error: starting container failed: failed to create shim: OCI runtime"
+                + " create failed: cannot run with network enabled in root network namespace: unknown)", quoting)))
+                .contains(Cause.ENGINE);
+
+        IllegalStateException recipes = new IllegalStateException("the upload failed: no space left on device");
+        recipes.setStackTrace(new StackTraceElement[] {
+            new StackTraceElement("net.commoninternet.ccci.recipes.NotesDemoCi", "uploads", "NotesDemoCi.java", 51),
+            new StackTraceElement("net.commoninternet.ccci.engine.extension.RecipeChecks", "verify", "RecipeChecks.java", 80)});
+        assertThat(cause(recipes)).as("a recipe's check's own exception").isEmpty();
+    }
+
+    /** A socket's failure is the engine's only when it was docker-java's socket to the engine. */
+    @Test
+    void aRefusedConnectionIsTheEnginesOnlyOnDockerJavasSocket(@TempDir Path dir) throws Exception {
+        int closed;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = free.getLocalPort();
+        }
+        IOException refused = null;
+        try (Socket app = new Socket(InetAddress.getLoopbackAddress(), closed)) {
+            app.getInputStream();
+        } catch (IOException e) {
+            refused = e;
+        }
+        assertThat(refused).isInstanceOf(java.net.ConnectException.class);
+        assertThat(cause(new IllegalStateException("the app did not answer", refused))).as("a connection to the app").isEmpty();
+
+        RuntimeException engineGone = null;
+        try (DockerHttpClient http = new ApacheDockerHttpClient.Builder()
+                .dockerHost(URI.create("unix://" + dir.resolve("no-engine.sock"))).build()) {
+            http.execute(DockerHttpClient.Request.builder().method(DockerHttpClient.Request.Method.GET).path("/_ping").build())
+                    .close();
+        } catch (RuntimeException e) {
+            engineGone = e;
+        }
+        assertThat(engineGone).isNotNull();
+        assertThat(cause(new IllegalStateException("listing the services failed", engineGone))).contains(Cause.ENGINE);
     }
 }

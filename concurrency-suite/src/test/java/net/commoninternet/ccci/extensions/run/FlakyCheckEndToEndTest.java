@@ -50,7 +50,8 @@ class FlakyCheckEndToEndTest {
     /**
      * A recipe whose app's HEALTH_PATH is a CGI that answers the probe (busybox wget) 502 on every
      * {@code failEvery}-th request from the first (1: always), and 200 to anything else (the report's
-     * browser).
+     * browser). Its 502 says "no space left on device" in its reason phrase: the app's words, which
+     * never make its failure the host's full disk.
      */
     private static void recipe(Path recipes, String name, int failEvery) throws Exception {
         Path recipe = Files.createDirectories(recipes.resolve(name));
@@ -72,7 +73,7 @@ class FlakyCheckEndToEndTest {
                           Wget*)
                             n=$$(cat /tmp/tries 2>/dev/null || echo 0); n=$$((n + 1)); echo "$$n" > /tmp/tries
                             if [ "$$FAIL_EVERY" -eq 1 ] || [ $$((n %% FAIL_EVERY)) -eq 1 ]; then
-                              printf 'HTTP/1.0 502 Bad Gateway\\r\\nContent-Type: text/plain\\r\\n\\r\\ntry %%s\\n' "$$n"; exit 0
+                              printf 'HTTP/1.0 502 Bad Gateway, no space left on device\\r\\nContent-Type: text/plain\\r\\n\\r\\ntry %%s\\n' "$$n"; exit 0
                             fi;;
                         esac
                         printf 'HTTP/1.0 200 OK\\r\\nContent-Type: text/plain\\r\\n\\r\\nok\\n'
@@ -219,6 +220,10 @@ class FlakyCheckEndToEndTest {
             assertThat(broken.path("outcome").asText()).isEqualTo("deterministic");
             assertThat(broken.path("attempts")).hasSize(3);
             broken.path("attempts").forEach(a -> assertThat(a.path("message").asText()).contains("502"));
+            // the app's own words say ENOSPC: still the recipe's red, never the host's disk
+            assertThat(broken.path("attempts").get(0).path("message").asText()).contains("no space left on device");
+            assertThat(new ObjectMapper().readTree(sandbox.resolve("runs/e2e-flaky-broken-site/results.json").toFile())
+                    .path("host_faults")).isEmpty();
 
             Document xml = DocumentBuilderFactory.newInstance().newDocumentBuilder()
                     .parse(run.reports().resolve("TEST-net.commoninternet.ccci.recipes.RecipeCiTest.xml").toFile());

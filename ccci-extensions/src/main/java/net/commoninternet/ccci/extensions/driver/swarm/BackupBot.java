@@ -28,6 +28,7 @@ import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.extensions.waits.Waits;
 import net.commoninternet.ccci.lifecycle.RunSettings;
+import net.commoninternet.ccci.spi.RecipeSaid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -225,8 +226,8 @@ final class BackupBot {
                         + " s: a hook must end; this host bounds it with -Dccci.hook-timeout=" + hookTimeout.toSeconds()
                         + " (the hook goes on in the container until the teardown removes it)."));
         if (!result.ok()) {
-            throw new IllegalStateException(label + " of " + service.getSpec().getName() + " exited " + result.exitCode()
-                    + ": " + result.output());
+            throw RecipeSaid.quotedIn(new IllegalStateException(label + " of " + service.getSpec().getName() + " exited "
+                    + result.exitCode() + ": " + result.output()), result.output());
         }
         LOG.info("{} of {} ran", label, service.getSpec().getName());
     }
