@@ -99,6 +99,7 @@ public final class StackTeardown {
         boolean interrupted = Thread.interrupted();
         boolean announced = false;
         boolean confirmedAfterOutage = false;
+        long networksUnknownSince = 0;
         List<String> left;
         // Container, volume and network events wake the waits (a container gone, a network released):
         // each wait looks again at once instead of at its next poll; the poll stays for missed events.
@@ -111,6 +112,18 @@ public final class StackTeardown {
                 }
                 try {
                     left = removalPass(stack, deadline, wake);
+                    if (left.equals(List.of(NETWORKS_UNKNOWN))) {
+                        networksUnknownSince = networksUnknownSince == 0 ? System.nanoTime() : networksUnknownSince;
+                        if (System.nanoTime() - networksUnknownSince >= SWARM_BACK.toNanos() && controlAvailable()) {
+                            // a healthy manager that lists no swarm network for a minute has none (no ingress, no proxy)
+                            LOG.warn("teardown of {}: the engine has listed no swarm-scoped network for {} s though its"
+                                    + " manager answers: taken as a swarm that has none, so the stack's are gone", stack,
+                                    SWARM_BACK.toSeconds());
+                            left = List.of();
+                        }
+                    } else {
+                        networksUnknownSince = 0;
+                    }
                     if (left.isEmpty() && announced && !confirmedAfterOutage && System.nanoTime() < deadline) {
                         // The engine came back from an outage: until its swarm part is up again, a network list
                         // leaves the swarm's networks out without an error (moby ignores the cluster's), so an
@@ -172,12 +185,20 @@ public final class StackTeardown {
         DockerHttpClient http = EngineLists.http(client);
         waitUntil(() -> {
             try {
-                return client.infoCmd().exec().getSwarm().getControlAvailable() == Boolean.TRUE
-                        && EngineLists.get(http, "/networks", Map.of("scope", List.of("swarm"))).size() > 0;
+                return controlAvailable() && EngineLists.get(http, "/networks", Map.of("scope", List.of("swarm"))).size() > 0;
             } catch (RuntimeException notYet) {
                 return false;
             }
         }, until, wake);
+    }
+
+    /** Whether the engine's manager has control of its swarm now. */
+    private boolean controlAvailable() {
+        try {
+            return client.infoCmd().exec().getSwarm().getControlAvailable() == Boolean.TRUE;
+        } catch (RuntimeException notNow) {
+            return false;
+        }
     }
 
     /** The longest wait for the swarm part of an engine back from an outage before a teardown believes its lists. */
@@ -376,10 +397,14 @@ public final class StackTeardown {
             }
         }
         if (!swarmListed) {
-            left.add("networks unknown (the engine listed none of the swarm's: its swarm part did not answer)");
+            left.add(NETWORKS_UNKNOWN);
         }
         return left;
     }
+
+    /** What {@link #leftovers} says when the engine's network list holds none of the swarm's networks. */
+    static final String NETWORKS_UNKNOWN = "networks unknown (the engine listed none of the swarm's: its swarm part did not"
+            + " answer)";
 
     /** A task's states after which it starts nothing more on its node. */
     private static final Set<String> TASK_ENDED = Set.of("complete", "shutdown", "failed", "rejected", "remove", "orphaned");
