@@ -7,6 +7,9 @@ import com.github.dockerjava.transport.DockerHttpClient;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,14 +30,16 @@ import org.apiguardian.api.API;
 
 /**
  * Whose fault a failure of the run is: the host's ({@link HostFault}, with its cause) or the recipe's
- * (empty). The rules, first match wins; each looks at every message and type of the failure's chain:
+ * (empty). The rules, first match wins; each looks at the messages and types of the failure's chain
+ * that are ccci's and the engine's own words (see below):
  * <ol>
  *   <li>it already is or carries a {@link HostFault}: that one;
  *   <li>ccci's own timeout against the engine: a {@link SocketTimeoutException} thrown inside
  *       docker-java (the engine did not answer within the client's response timeout);
- *   <li>the engine went away ({@link DockerEngine#unreachable}: its socket refused or closed, no
- *       swarm leader);
- *   <li>the disk: {@code no space left on device} (ENOSPC), wherever it is said;
+ *   <li>the engine went away ({@link #engineGone}: docker-java's socket refused, closed or silent, the
+ *       CLI's and the engine's words for it, no swarm leader);
+ *   <li>the disk: {@code no space left on device} (ENOSPC) in ccci's or the engine's words; in the
+ *       recipe's words only when the engine's own disk is full now ({@link #engineDiskFull});
  *   <li>the engine refused a request with HTTP 5xx (docker-java's exception), or its runtime could not
  *       start a container ({@code starting container failed}, {@code OCI runtime}, {@code failed to
  *       create shim}, containerd), unless the start failed on the container's own process or mounts
@@ -67,11 +72,12 @@ import org.apiguardian.api.API;
  * quotes of the recipe ({@link RecipeSaid}: an app's answer, a probe's or a hook's output) is taken out
  * of its message first, an exception a recipe's own code made (its check, its hook, a third party's
  * tier: the first frame of its stack outside the JDK and the libraries is not ccci's) is read for its
- * causes only, and a socket's failure is the engine's only when it was docker-java's socket. Limits:
- * the output of a command ccci runs in the app's container to write its own marker ({@code BACKUP},
- * {@code RESTORE}) is not marked, since a full volume there is most often the host's full disk; the
- * engine's words can echo a recipe's compose (a command's path in a start failure). Anything no rule
- * matches stays the recipe's: ccci claims the host's fault only on a positive sign.
+ * causes only, and a socket's failure is the engine's only when it was docker-java's socket. A quote
+ * that carries the runtime's words ({@code OCI runtime exec failed: ...}) stays: dockerd writes an
+ * exec it could not start into the exec's own output. Limits: the output of a command ccci runs in the
+ * app's container to write its own marker ({@code BACKUP}, {@code RESTORE}) is not marked; the engine's
+ * words can echo a recipe's compose (a command's path in a start failure). Anything no rule matches
+ * stays the recipe's: ccci claims the host's fault only on a positive sign.
  */
 @API(status = API.Status.INTERNAL)
 public final class HostFaults {
@@ -100,7 +106,8 @@ public final class HostFaults {
             "repository does not exist", "denied", "unauthorized", "name unknown");
     private static final List<String> LIBRARIES = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "com.github.dockerjava.",
             "com.fasterxml.", "org.apache.", "com.google.", "org.slf4j.", "ch.qos.", "org.junit.", "org.opentest4j.",
-            "org.eclipse.jgit.", "com.samskivert.", "org.yaml.", "org.snakeyaml.", "jnr.");
+            "org.eclipse.jgit.", "com.samskivert.", "org.yaml.", "org.snakeyaml.", "jnr.", "com.kenai.jffi.",
+            "com.github.mustachejava.", "com.github.zafarkhaja.", "com.networknt.", "dk.brics.", "org.commonmark.");
     private static final List<String> CCCI_OWN = List.of("net.commoninternet.ccci.api.", "net.commoninternet.ccci.spi.",
             "net.commoninternet.ccci.engine.", "net.commoninternet.ccci.lifecycle.", "net.commoninternet.ccci.extensions.");
     private static final List<Class<?>> BUGS = List.of(NullPointerException.class, ClassCastException.class,
@@ -132,33 +139,28 @@ public final class HostFaults {
         if (carried.isPresent()) {
             return carried;
         }
-        // what ccci and the engine said: the recipe's own exceptions, and what any message quotes of the recipe, left out
-        List<String> quoted = new ArrayList<>(RecipeSaid.in(failure));
-        quoted.sort(Comparator.comparingInt(String::length).reversed());
-        List<Throwable> chain = new ArrayList<>();
-        List<String> words = new ArrayList<>();
-        for (Throwable t : chain(failure)) {
-            if (!(t instanceof RecipeSaid) && !madeByRecipe(t)) {
-                chain.add(t);
-                words.add(withoutQuotes(String.valueOf(t.getMessage()), quoted));
-            }
-        }
+        Reading read = Reading.of(failure);
+        List<Throwable> chain = read.chain();
         for (Throwable t : chain) {
             if (t instanceof SocketTimeoutException && inDockerJava(t)) {
                 return fault(Cause.CCCI_TIMEOUT, "no answer within docker-java's response timeout (" + t.getMessage() + ")",
                         failure);
             }
         }
-        for (int i = 0; i < chain.size(); i++) {
-            Throwable t = chain.get(i);
-            if (DockerEngine.socketFailure(t) ? inDockerJava(t) : DockerEngine.saysGone(words.get(i))) {
-                return fault(Cause.ENGINE, "it stopped answering (" + rootMessage(failure) + ")", failure);
-            }
+        if (read.engineGone()) {
+            return fault(Cause.ENGINE, "it stopped answering (" + rootMessage(failure) + ")", failure);
         }
-        String text = String.join("\n", words);
+        String text = String.join("\n", read.words());
         String lower = text.toLowerCase(Locale.ROOT);
-        if (lower.contains("no space left on device")) {
-            return fault(Cause.DISK, "no space left on device: " + line(text, "no space left on device"), failure);
+        if (lower.contains(ENOSPC)) {
+            return fault(Cause.DISK, ENOSPC + ": " + line(text, ENOSPC), failure);
+        }
+        if (read.recipes().toLowerCase(Locale.ROOT).contains(ENOSPC)) {
+            // the recipe's words say ENOSPC: its own tmpfs or its own text, unless the engine's disk really is full
+            Optional<String> full = engineDiskFull();
+            if (full.isPresent()) {
+                return fault(Cause.DISK, full.get() + "; the recipe's output said: " + line(read.recipes(), ENOSPC), failure);
+            }
         }
         boolean recipeStart = RECIPE_START.stream().anyMatch(lower::contains);
         for (Throwable t : chain) {
@@ -191,6 +193,94 @@ public final class HostFaults {
         }
         return bug(chain).map(why -> new HostFault(Cause.CCCI_BUG, why, failure));
     }
+
+    /**
+     * Whether {@code failure} says the engine went away, on ccci's and the engine's own words: a socket
+     * refused, closed or silent inside docker-java, or the CLI's and the engine's words for it; never a
+     * recipe's own connection to its app.
+     */
+    public static boolean engineGone(Throwable failure) {
+        return Reading.of(failure).engineGone();
+    }
+
+    /**
+     * A failure's chain as the rules read it: the exceptions ccci's code and the libraries made, each
+     * message without what it quotes of the recipe ({@code words}, one per exception of {@code chain}),
+     * and apart from them what is the recipe's ({@code recipes}: the quotes and the messages of the
+     * exceptions the recipe's own code made).
+     */
+    private record Reading(List<Throwable> chain, List<String> words, String recipes) {
+
+        static Reading of(Throwable failure) {
+            // a quote that carries the runtime's words is the engine speaking: dockerd writes an exec it could not
+            // start into the exec's own output ("OCI runtime exec failed: ..."), which is all a check or hook quotes
+            List<String> quoted = new ArrayList<>();
+            for (String quote : RecipeSaid.in(failure)) {
+                String lower = quote.toLowerCase(Locale.ROOT);
+                if (START_FAILED.stream().noneMatch(lower::contains)) {
+                    quoted.add(quote);
+                }
+            }
+            quoted.sort(Comparator.comparingInt(String::length).reversed());
+            List<Throwable> chain = new ArrayList<>();
+            List<String> words = new ArrayList<>();
+            StringBuilder recipes = new StringBuilder(String.join("\n", quoted));
+            for (Throwable t : HostFaults.chain(failure)) {
+                if (t instanceof RecipeSaid) {
+                    continue;
+                }
+                if (madeByRecipe(t)) {
+                    recipes.append('\n').append(t.getMessage());
+                } else {
+                    chain.add(t);
+                    words.add(withoutQuotes(String.valueOf(t.getMessage()), quoted));
+                }
+            }
+            return new Reading(chain, words, recipes.toString());
+        }
+
+        boolean engineGone() {
+            for (int i = 0; i < chain.size(); i++) {
+                Throwable t = chain.get(i);
+                if (DockerEngine.socketFailure(t) ? inDockerJava(t) : DockerEngine.saysGone(words.get(i))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Whether the engine's own disk is full now, asked when only the recipe's words said ENOSPC: the
+     * filesystem of the engine's data root (its images, containers' layers and volumes), when that
+     * folder is on this machine, with less than {@link #DISK_FULL_BYTES} or 2% of it left. Empty: not
+     * full, or no engine here to ask (a remote one).
+     */
+    private Optional<String> engineDiskFull() {
+        if (docker == null) {
+            return Optional.empty();
+        }
+        try {
+            Path root = Path.of(docker.client().infoCmd().exec().getDockerRootDir());
+            if (!Files.isDirectory(root)) {
+                return Optional.empty();
+            }
+            FileStore store = Files.getFileStore(root);
+            long left = store.getUsableSpace();
+            if (left < DISK_FULL_BYTES || left < store.getTotalSpace() / 50) {
+                return Optional.of("the engine's disk (" + root + ") has " + left / (1024 * 1024) + " MiB left of "
+                        + store.getTotalSpace() / (1024 * 1024) + " MiB");
+            }
+            return Optional.empty();
+        } catch (IOException | RuntimeException cannotTell) {
+            return Optional.empty();
+        }
+    }
+
+    /** Less than this left on the engine's disk is a full disk, whatever its size. */
+    static final long DISK_FULL_BYTES = 512L * 1024 * 1024;
+
+    private static final String ENOSPC = "no space left on device";
 
     /**
      * Why {@code image}, which a task could not find, is the host's fault, or empty when it is the

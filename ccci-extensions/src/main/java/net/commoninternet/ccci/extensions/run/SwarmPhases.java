@@ -403,7 +403,7 @@ final class SwarmPhases implements RunPhases.Phases<SwarmPhases.Connected, Swarm
      */
     @Override
     public Exception explained(Exception failure) {
-        if (DockerEngine.unreachable(failure)) {
+        if (HostFaults.engineGone(failure)) {
             String gone = DockerEngine.goneMessage(engineHost, failure);
             LOG.error("!! {} !!", gone);
             return failure instanceof HostFault ? failure : new HostFault(HostFault.Cause.ENGINE, gone, failure);

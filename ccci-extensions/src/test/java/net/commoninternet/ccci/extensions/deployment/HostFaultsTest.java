@@ -161,9 +161,14 @@ class HostFaultsTest {
         assertThat(cause(RecipeSaid.quotedIn(new AssertionError(sentence), page))).as("the app's page, quoted").isEmpty();
         assertThat(cause(new AssertionError(sentence))).as("the same words, unmarked").contains(Cause.DISK);
 
-        String hook = "OCI runtime exec failed: exec failed: unable to start container process";
-        assertThat(cause(RecipeSaid.quotedIn(new IllegalStateException("backupbot.backup.pre-hook of app_db exited 126: "
+        String hook = "pg_dump: error: could not write to output file: No space left on device";
+        assertThat(cause(RecipeSaid.quotedIn(new IllegalStateException("backupbot.backup.pre-hook of app_db exited 1: "
                 + hook), hook))).as("a hook's output").isEmpty();
+        // dockerd writes an exec it could not start into the exec's own output: the runtime's words, quoted or not
+        String notStarted = "OCI runtime exec failed: exec failed: unable to start container process: error adding pid to"
+                + " cgroups: failed to create shim task: unknown";
+        assertThat(cause(RecipeSaid.quotedIn(new IllegalStateException("backupbot.backup.pre-hook of app_db exited 126: "
+                + notStarted), notStarted))).as("an exec the runtime did not start").contains(Cause.ENGINE);
         // a quote in a cause is left out of the wrapper's message too; the engine's words beside it still count
         IllegalStateException quoting = RecipeSaid.quotedIn(new IllegalStateException("pre-hook exited 1: " + hook), hook);
         assertThat(cause(new IllegalStateException("the backup failed: " + quoting.getMessage()

@@ -2,6 +2,7 @@ package net.commoninternet.ccci.extensions.deployment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.dockerjava.api.model.ContainerSpec;
 import com.github.dockerjava.api.model.ServiceModeConfig;
 import com.github.dockerjava.api.model.ServiceReplicatedModeOptions;
@@ -9,18 +10,26 @@ import com.github.dockerjava.api.model.ServiceRestartCondition;
 import com.github.dockerjava.api.model.ServiceRestartPolicy;
 import com.github.dockerjava.api.model.ServiceSpec;
 import com.github.dockerjava.api.model.TaskSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
+import net.commoninternet.ccci.extensions.docker.EngineLists;
 import net.commoninternet.ccci.extensions.swarm.StackLabels;
 import net.commoninternet.ccci.extensions.swarm.StackTeardown;
 import net.commoninternet.ccci.extensions.swarm.SwarmConvergence;
 import net.commoninternet.ccci.spi.HostFault;
+import net.commoninternet.ccci.spi.RecipeSaid;
 import net.commoninternet.ccci.testing.RealEngine;
+import net.commoninternet.ccci.testing.RefusingEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a swarm task says of an image it could not get, judged on the real engine: the task's error
@@ -80,5 +89,36 @@ class HostFaultsSwarmTest {
                         .withRestartPolicy(new ServiceRestartPolicy().withCondition(ServiceRestartCondition.NONE))
                         .withContainerSpec(new ContainerSpec().withImage(image).withLabels(StackLabels.of(STACK))
                                 .withCommand(List.of("sleep", "600"))))).exec();
+    }
+
+    /**
+     * The recipe's words alone say ENOSPC (an app's page): the host's full disk only when the engine's
+     * own disk is full now. This machine's engine has room, so the recipe's; an engine whose data root
+     * (as its {@code /info} says, through a proxy in front of the real engine) is a full 1 MiB tmpfs
+     * makes the same failure the host's.
+     */
+    @Test
+    void theRecipesWordsSayingTheDiskIsFullAreTheHostsOnlyWhenTheEnginesDiskIsFull(@TempDir Path dir) throws Exception {
+        String page = "write /data/cache: no space left on device";
+        AssertionError quoted = RecipeSaid.quotedIn(new AssertionError("GET / answered 500 " + page), page);
+        assertThat(HostFaults.on(docker).of(quoted)).as("this machine's engine has room").isEmpty();
+
+        Path root = Files.createDirectories(dir.resolve("engine-root"));
+        assertThat(new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", root.toString()).inheritIO().start()
+                .waitFor()).isZero();
+        ObjectNode info = (ObjectNode) EngineLists.get(EngineLists.http(docker.client()), "/info", Map.of());
+        info.put("DockerRootDir", root.toString());
+        // filled to the last byte (cat ends on ENOSPC)
+        new ProcessBuilder("sh", "-c", "cat /dev/zero > " + root.resolve("fill")).inheritIO().start().waitFor();
+        try (RefusingEngine engine = RefusingEngine.answering(dir.resolve("engine.sock"),
+                Pattern.compile("^GET (/v[0-9.]+)?/info[?\\s]"), "200 OK", info.toString());
+                DockerEngine full = DockerEngine.connect(engine.dockerHost())) {
+            Optional<HostFault> fault = HostFaults.on(full).of(quoted);
+            assertThat(fault.map(HostFault::kind)).contains(HostFault.Cause.DISK);
+            assertThat(fault.orElseThrow().getMessage()).contains("the engine's disk (" + root + ") has 0 MiB left of 1 MiB",
+                    "the recipe's output said: write /data/cache: no space left on device");
+        } finally {
+            new ProcessBuilder("umount", root.toString()).inheritIO().start().waitFor();
+        }
     }
 }
