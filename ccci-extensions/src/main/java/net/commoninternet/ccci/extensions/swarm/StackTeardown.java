@@ -6,6 +6,7 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.EventType;
+import com.github.dockerjava.api.model.SwarmInfo;
 import com.github.dockerjava.transport.DockerHttpClient;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -192,10 +193,15 @@ public final class StackTeardown {
         }, until, wake);
     }
 
-    /** Whether the engine's manager has control of its swarm now. */
+    /**
+     * Whether the engine's manager has control of its swarm now, says no error, and counts its nodes
+     * (moby counts them only when its own call to the cluster's node list worked).
+     */
     private boolean controlAvailable() {
         try {
-            return client.infoCmd().exec().getSwarm().getControlAvailable() == Boolean.TRUE;
+            SwarmInfo swarm = client.infoCmd().exec().getSwarm();
+            return swarm.getControlAvailable() == Boolean.TRUE && (swarm.getError() == null || swarm.getError().isBlank())
+                    && swarm.getNodes() != null && swarm.getNodes() > 0;
         } catch (RuntimeException notNow) {
             return false;
         }
