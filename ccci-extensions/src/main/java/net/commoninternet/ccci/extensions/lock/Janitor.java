@@ -90,8 +90,23 @@ public final class Janitor {
 
     private static final Logger LOG = LoggerFactory.getLogger(Janitor.class);
 
-    /** What the janitor did with one domain. */
-    public enum Outcome { REAPED, LIVE, LIVE_LONG_HELD, LIVE_ELSEWHERE, STALE, UNOPENABLE, REAP_FAILED, LEASE_UNKNOWN, TIDIED }
+    /** What the janitor did with one domain, and how the sweep's summary line counts it. */
+    public enum Outcome {
+        REAPED("reaped"), LIVE("live"), LIVE_LONG_HELD("live, held long"), LIVE_ELSEWHERE("live on another host"),
+        STALE("stale"), UNOPENABLE("lock unopenable"), REAP_FAILED("reap failed"), LEASE_UNKNOWN("lease unknown"),
+        TIDIED("tidied");
+
+        private final String said;
+
+        Outcome(String said) {
+            this.said = said;
+        }
+
+        /** How the summary line counts it: {@code 1 reaped}. */
+        public String said() {
+            return said;
+        }
+    }
 
     /** Removes everything of a dead run's app (stack objects, env file); must tolerate half-gone apps. */
     @FunctionalInterface
@@ -229,7 +244,8 @@ public final class Janitor {
         }
         Map<Outcome, Long> counts = outcomes.values().stream()
                 .collect(Collectors.groupingBy(o -> o, () -> new EnumMap<>(Outcome.class), Collectors.counting()));
-        LOG.info("== janitor: {} run app(s) found; {} ==", found, counts.isEmpty() ? "nothing to do" : counts);
+        LOG.info("== janitor: {} run app(s) found; {} ==", found, counts.isEmpty() ? "nothing to do"
+                : counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey().said()).collect(Collectors.joining("; ")));
         return outcomes;
     }
 

@@ -101,7 +101,8 @@ class JanitorTest {
 
             assertThat(reaped).isEmpty();
             assertThat(lockfile(A)).exists();
-            assertThat(log.lines()).contains("janitor: " + A + " is live (its lock is held): left alone");
+            assertThat(log.lines()).contains("janitor: " + A + " is live (its lock is held): left alone",
+                    "== janitor: 1 run app(s) found; 1 live ==");
             assertThat(live.process().isAlive()).isTrue();
         }
     }
@@ -207,7 +208,8 @@ class JanitorTest {
             assertThat(recordingJanitor().sweep(Set.of(A))).containsExactly(Map.entry(A, Outcome.LIVE_LONG_HELD));
 
             assertThat(reaped).isEmpty();
-            assertThat(log.lines()).contains("!! lock for " + A + " held >120min — possible leaked run; inspect with lslocks");
+            assertThat(log.lines()).contains("!! lock for " + A + " held >120min — possible leaked run; inspect with lslocks",
+                    "== janitor: 1 run app(s) found; 1 live, held long ==");
             assertThat(LockFile.open(lockfile(A)).tryLock()).as("still held by the helper").isFalse();
         }
     }
