@@ -1,9 +1,7 @@
 package net.commoninternet.ccci.spi;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.apiguardian.api.API;
 
@@ -49,23 +47,8 @@ public final class RecipeSaid extends RuntimeException {
         return failure;
     }
 
-    /** Every text that {@code failure}, its causes and what they suppressed are marked as quoting. */
-    public static List<String> in(Throwable failure) {
-        List<String> texts = new ArrayList<>();
-        collect(failure, texts, new IdentityHashMap<>(), 0);
+    /** The texts it marks as quoted, as they appear in the message of the failure it rides on. */
+    public List<String> texts() {
         return texts;
-    }
-
-    private static void collect(Throwable t, List<String> into, Map<Throwable, Boolean> seen, int depth) {
-        if (t == null || depth > 20 || seen.put(t, Boolean.TRUE) != null) {
-            return;
-        }
-        if (t instanceof RecipeSaid said) {
-            into.addAll(said.texts);
-        }
-        for (Throwable suppressed : t.getSuppressed()) {
-            collect(suppressed, into, seen, depth + 1);
-        }
-        collect(t.getCause(), into, seen, depth + 1);
     }
 }

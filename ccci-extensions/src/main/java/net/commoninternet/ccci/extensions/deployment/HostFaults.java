@@ -214,18 +214,23 @@ public final class HostFaults {
         static Reading of(Throwable failure) {
             // a quote that carries the runtime's words is the engine speaking: dockerd writes an exec it could not
             // start into the exec's own output ("OCI runtime exec failed: ..."), which is all a check or hook quotes
+            List<Throwable> all = HostFaults.chain(failure);
             List<String> quoted = new ArrayList<>();
-            for (String quote : RecipeSaid.in(failure)) {
-                String lower = quote.toLowerCase(Locale.ROOT);
-                if (START_FAILED.stream().noneMatch(lower::contains)) {
-                    quoted.add(quote);
+            for (Throwable t : all) {
+                if (t instanceof RecipeSaid said) {
+                    for (String quote : said.texts()) {
+                        String lower = quote.toLowerCase(Locale.ROOT);
+                        if (START_FAILED.stream().noneMatch(lower::contains)) {
+                            quoted.add(quote);
+                        }
+                    }
                 }
             }
             quoted.sort(Comparator.comparingInt(String::length).reversed());
             List<Throwable> chain = new ArrayList<>();
             List<String> words = new ArrayList<>();
             StringBuilder recipes = new StringBuilder(String.join("\n", quoted));
-            for (Throwable t : HostFaults.chain(failure)) {
+            for (Throwable t : all) {
                 if (t instanceof RecipeSaid) {
                     continue;
                 }
