@@ -47,8 +47,8 @@ public final class RestoreTier implements TierPlugin {
         tier.live().backups().restore(taken.snapshotId());
         if (taken.marker().isPresent()) {
             TierOutputs.Marker marker = taken.marker().get();
-            tier.store().put(TierOutputs.RESTORED, new TierOutputs.Restored(
-                    app.exec(marker.service(), "cat " + ShellWords.quoted(marker.file())).body()));
+            LiveApp.Response read = app.exec(marker.service(), "cat " + ShellWords.quoted(marker.file()));
+            tier.store().put(TierOutputs.RESTORED, new TierOutputs.Restored(read.body(), read.status()));
         }
     }
 
@@ -56,7 +56,14 @@ public final class RestoreTier implements TierPlugin {
         TierOutputs.Marker marker = tier.store().find(TierOutputs.BACKUP).orElseThrow().marker().orElseThrow(() -> Skipped
                 .structural("the backup holds no directory to seed a marker in (only files, such as a dump its pre-hook"
                         + " writes): the recipe's own restore assertions are the proof"));
-        String restored = tier.store().find(TierOutputs.RESTORED).orElseThrow().marker();
+        TierOutputs.Restored read = tier.store().find(TierOutputs.RESTORED).orElseThrow();
+        String restored = read.marker();
+        if (read.status() != 0) {
+            // an error's text is not the data: never compared, never quoted as what the file reads
+            throw Words.failed("the restore did not bring the backup's data back: " + marker.file() + " in service "
+                    + marker.service() + " could not be read after the restore (cat exited " + read.status() + ")"
+                    + Words.output(restored) + "; the backup held \"" + marker.seeded() + "\"", Words.oneLine(restored));
+        }
         if (!marker.seeded().equals(restored)) {
             String said = Words.oneLine(restored);
             throw Words.failed("the restore did not bring the backup's data back: " + marker.file() + " in service "

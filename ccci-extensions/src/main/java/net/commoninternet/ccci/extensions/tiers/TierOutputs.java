@@ -26,8 +26,8 @@ final class TierOutputs {
     record Upgrade(Versions.Deployed before, Versions.Deployed after) {
     }
 
-    /** What the restore marker read right after the restore. */
-    record Restored(String marker) {
+    /** What reading the restore marker right after the restore printed, and its exit status (not 0: it could not be read). */
+    record Restored(String marker, int status) {
     }
 
     /** The lint's result per rule; a rule not reported is absent. */

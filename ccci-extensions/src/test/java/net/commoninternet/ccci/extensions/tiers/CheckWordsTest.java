@@ -161,6 +161,27 @@ class CheckWordsTest {
         assertInWords(Map.of("restore", changing.getMessage()));
     }
 
+    /** A marker the restore left unreadable: its error is said as the read's, never compared or quoted as the file's data. */
+    @Test
+    void aMarkerTheRestoreLeftUnreadableIsSaidAsSuchNotAsWhatTheFileReads() {
+        TierContext tier = new WithKeys(run.tier(Tier.RESTORE, new BrokenApp(false)), BrokenApp.KEYS);
+        String file = "/var/www/" + BackupTier.MARKER;
+        tier.store().put(TierOutputs.BACKUP, new TierOutputs.Backup("857ca6bb", Optional.of(new TierOutputs.Marker("app",
+                file, "seeded"))));
+        tier.store().put(TierOutputs.RESTORED, new TierOutputs.Restored("cat: can't open '" + file
+                + "': No such file or directory\n", 1));
+        Check restored = new RestoreTier().checks().stream().filter(c -> c.name().equals("marker-restored")).findFirst()
+                .orElseThrow();
+
+        AssertionError failed = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, () -> restored.verify(tier));
+
+        assertThat(failed.getMessage()).isEqualTo("the restore did not bring the backup's data back: " + file + " in service app"
+                + " could not be read after the restore (cat exited 1): cat: can't open '" + file + "': No such file or"
+                + " directory; the backup held \"seeded\"");
+        assertThat(failed.getMessage()).doesNotContain("reads \"");
+        assertInWords(Map.of("restore > marker-restored", failed.getMessage()));
+    }
+
     /** An untagged head is named by its commit; an app that moved but not to the head's label says both. */
     @Test
     void theHeadUnderTestIsItsReleaseOrItsCommitAndEachWayOfNotMovingIsSaid() {
