@@ -34,6 +34,11 @@ import org.junit.jupiter.api.io.TempDir;
 @RealEngine
 class HostFaultRunTest {
 
+    /** The deploy timeout of an app whose image never runs: its wait is all the run's time. */
+    private static final int NEVER_CONVERGES = 10;
+    /** ... and of one that must converge: a bound a loaded machine's gVisor start fits in, never waited out. */
+    private static final int CONVERGES = 180;
+
     @TempDir
     Path sandbox;
 
@@ -56,8 +61,9 @@ class HostFaultRunTest {
      */
     @Test
     void anImageTheEngineCannotPullIsTheHostsAndAnImageThatDoesNotExistIsTheRecipes() throws Exception {
-        MavenRun unpullable = run("unpullable", 3201, "docker.io/library/nginx:1.27", Map.of());
-        MavenRun missing = run("missing", 3202, LocalImages.BUSYBOX.replace("busybox:1", "no-such-image:1"), Map.of());
+        MavenRun unpullable = run("unpullable", 3201, "docker.io/library/nginx:1.27", NEVER_CONVERGES, Map.of());
+        MavenRun missing = run("missing", 3202, LocalImages.BUSYBOX.replace("busybox:1", "no-such-image:1"), NEVER_CONVERGES,
+                Map.of());
 
         assertThat(unpullable.waitFor(Duration.ofMinutes(5))).as(unpullable.output()).isNotZero();
         JsonNode results = results("unpullable");
@@ -94,7 +100,8 @@ class HostFaultRunTest {
     void anEngineThatRefusesTheRunsContainerStartIsTheHosts() throws Exception {
         try (RefusingEngine engine = RefusingEngine.start(sandbox.resolve("docker.sock"), RefusingEngine.CONTAINER_START,
                 "OCI runtime start failed: the test's engine refuses every container start")) {
-            MavenRun run = run("refused", 3203, LocalImages.BUSYBOX, Map.of("DOCKER_HOST", engine.dockerHost()));
+            // its app must converge (the refusal is the probe's): a loaded machine's gVisor may take more than 10 s
+            MavenRun run = run("refused", 3203, LocalImages.BUSYBOX, CONVERGES, Map.of("DOCKER_HOST", engine.dockerHost()));
 
             assertThat(run.waitFor(Duration.ofMinutes(5))).as(run.output()).isNotZero();
             assertThat(engine.refusals()).isPositive();
@@ -129,8 +136,8 @@ class HostFaultRunTest {
                 "the host&apos;s fault, not the recipe&apos;s").doesNotContain("<failure");
     }
 
-    private MavenRun run(String runId, int pr, String image, Map<String, String> extra) throws IOException {
-        Path recipes = recipe(runId, image);
+    private MavenRun run(String runId, int pr, String image, int timeout, Map<String, String> extra) throws IOException {
+        Path recipes = recipe(runId, image, timeout);
         Map<String, String> env = new HashMap<>(Map.of("CCCI_RUNS_DIR", sandbox.resolve("runs").toString(),
                 "ABRA_DIR", sandbox.resolve("abra-" + runId).toString()));
         env.putAll(extra);
@@ -140,8 +147,8 @@ class HostFaultRunTest {
         return run;
     }
 
-    /** A one-service recipe of {@code image} whose deploy may take 10 s to converge. */
-    private Path recipe(String name, String image) throws IOException {
+    /** A one-service recipe of {@code image} whose deploy may take {@code timeout} seconds to converge. */
+    private Path recipe(String name, String image, int timeout) throws IOException {
         Path recipe = Files.createDirectories(sandbox.resolve("recipes-" + name + "/hostfault"));
         Files.writeString(recipe.resolve("compose.yml"), """
                 version: "3.8"
@@ -155,11 +162,11 @@ class HostFaultRunTest {
                         - "traefik.enable=true"
                         - "traefik.http.services.${STACK_NAME}.loadbalancer.server.port=8000"
                         - "coop-cloud.${STACK_NAME}.version=0.1.0+1.0"
-                        - "coop-cloud.${STACK_NAME}.timeout=10"
+                        - "coop-cloud.${STACK_NAME}.timeout=%d"
                 networks:
                   proxy:
                     external: true
-                """.formatted(image), StandardCharsets.UTF_8);
+                """.formatted(image, timeout), StandardCharsets.UTF_8);
         Files.writeString(recipe.resolve(".env.sample"), "TYPE=hostfault\nDOMAIN=hostfault.example.com\n", StandardCharsets.UTF_8);
         return recipe.getParent();
     }
