@@ -33,6 +33,7 @@ import jnr.posix.SpawnFileAction;
 import net.commoninternet.ccci.extensions.children.ChildEnvironment;
 import net.commoninternet.ccci.extensions.guards.LifetimeGuards;
 import net.commoninternet.ccci.extensions.lock.DomainClaim;
+import net.commoninternet.ccci.extensions.lock.RunIdLock;
 import org.apache.commons.io.file.PathUtils;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
@@ -55,7 +56,9 @@ import org.slf4j.LoggerFactory;
  * a new description, whose flock would conflict with the run's. The keeper runs in a session of its own
  * ({@code setsid}), so the step's end, the wrapper's wait for its process group and a group SIGKILL do not
  * take it, from a copy of the class path in the keep's folder (the checkout may be deleted), with every
- * other descriptor closed before it starts.
+ * other descriptor closed before it starts. The run's own lock ({@link RunIdLock}, its folder's) goes to
+ * the keeper the same way, at descriptor 4: the keep's folder, its report and its logs are in the run's
+ * folder, and a run given the same id refuses until the keep ends, instead of rewriting them under it.
  */
 @API(status = API.Status.INTERNAL)
 public final class KeepOnFailure {
@@ -65,6 +68,8 @@ public final class KeepOnFailure {
 
     /** The keeper's descriptor for the inherited lock. */
     static final int LOCK_FD = 3;
+    /** The keeper's descriptor for the run's own lock ({@link RunIdLock}): held, never looked at, until it exits. */
+    static final int RUN_LOCK_FD = 4;
     private static final int SIGTERM = 15;
     private static final int SIGKILL = 9;
     private static final Duration HOLDING_WITHIN = Duration.ofSeconds(60);
@@ -76,9 +81,9 @@ public final class KeepOnFailure {
      */
     static final String TEST_GATE = "CCCI_TEST_KEEP_GATE";
 
-    /** Closes every descriptor above 3, goes to the keep's folder (never the checkout), then a session of its own. */
+    /** Closes every descriptor above 4, goes to the keep's folder (never the checkout), then a session of its own. */
     private static final String START = "cd \"$1\" || exit 1; shift; for f in /proc/$$/fd/*; do n=${f##*/};"
-            + " case $n in 0|1|2|3) ;; *) eval \"exec $n>&-\" 2>/dev/null ;; esac; done; exec /usr/bin/setsid \"$@\"";
+            + " case $n in 0|1|2|3|4) ;; *) eval \"exec $n>&-\" 2>/dev/null ;; esac; done; exec /usr/bin/setsid \"$@\"";
 
     /** What a hand-over needs: whose app, how long, its claim, the app itself, the run's guards. */
     public record Request(Place place, Times times, DomainClaim claim, App app, LifetimeGuards guards) {
@@ -231,12 +236,14 @@ public final class KeepOnFailure {
     /** The keeper, spawned with the run's locked descriptor at {@link #LOCK_FD}; its pid. */
     private static long spawn(Request r, Path folder) throws IOException {
         Path log = folder.resolve("keeper.log");
-        List<SpawnFileAction> actions = List.of(
+        List<SpawnFileAction> actions = new ArrayList<>(List.of(
                 SpawnFileAction.open("/dev/null", 0, OpenFlags.O_RDONLY.intValue(), 0),
                 SpawnFileAction.open(log.toString(), 1, OpenFlags.O_WRONLY.intValue() | OpenFlags.O_CREAT.intValue()
                         | OpenFlags.O_APPEND.intValue(), 0600),
                 SpawnFileAction.dup(1, 2),
-                SpawnFileAction.dup(r.claim().flockDescriptor(), LOCK_FD));
+                SpawnFileAction.dup(r.claim().flockDescriptor(), LOCK_FD)));
+        // the run's folder stays the failed run's while its app is kept: a run given its id refuses
+        RunIdLock.descriptor(r.place().runDir()).ifPresent(fd -> actions.add(SpawnFileAction.dup(fd, RUN_LOCK_FD)));
         List<String> argv = new ArrayList<>(List.of("bash", "-c", START, "ccci-keeper", folder.toString(),
                 KeeperFiles.java(), "@" + folder.resolve(KeeperFiles.ARGS), Keeper.class.getName(),
                 "domain=" + r.domain(), "lock=" + r.claim().lockPath(), "fd=" + LOCK_FD, "lock-dir=" + r.place().lockDir(),

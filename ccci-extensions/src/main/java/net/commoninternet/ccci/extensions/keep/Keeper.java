@@ -43,7 +43,8 @@ import sun.misc.Signal;
 /**
  * The keeper of a failed run's app: a process of its own (its own session, started by
  * {@link KeepOnFailure}) that holds the app's flock on the very open file description the run locked,
- * inherited at descriptor {@code fd}, so the lock never was free between the run and the keeper.
+ * inherited at descriptor {@code fd}, so the lock never was free between the run and the keeper; and
+ * the run's folder's lock ({@code RunIdLock}) at descriptor 4 the same way, held and never looked at.
  *
  * <p>Invariant chain: app lock lifetime ⊆ keeper lifetime ⊆ keep deadline (+ its teardown). Its
  * own guards: the deadline (the wait below ends at it), SIGTERM / SIGINT / SIGHUP (the same end, a

@@ -7,6 +7,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
@@ -32,14 +34,22 @@ import org.apiguardian.api.API;
  * </table>
  * The lockfile is never unlinked (unlike app lockfiles), so there is no stale-inode case: the
  * folder's retention removes it with the folder, when no run uses the id.
+ *
+ * <p>A failed run whose app is kept ({@code keep.KeepOnFailure}) hands its keeper this lock's
+ * descriptor with the app's: the run goes on, as far as its folder is concerned, until its keep ends
+ * (the keeper runs from {@code keep/} in the folder, and a maintainer reads the run's report and
+ * logs there meanwhile), and a run given its id refuses until then.
  */
 @API(status = API.Status.INTERNAL)
 public final class RunIdLock {
 
     static final String FILE = "run.lock";
 
-    /** Descriptors held for the life of the process: no garbage collector can close them. */
-    private static final Set<Integer> HELD = ConcurrentHashMap.newKeySet();
+    /** Descriptors held for the life of the process, by run folder: no garbage collector can close them. */
+    private static final Map<Path, Integer> HELD = new ConcurrentHashMap<>();
+
+    /** Where a kept app's end command lies in its run's folder ({@code keep.KeeperFiles}): named in a refusal. */
+    private static final Path KEEP_END = Path.of("keep", "end");
 
     private RunIdLock() {
     }
@@ -59,12 +69,24 @@ public final class RunIdLock {
         Files.setPosixFilePermissions(runDir, PosixFilePermissions.fromString("rwx------"));
         try (LockFile file = LockFile.open(runDir.resolve(FILE))) {
             if (!file.tryLock()) {
+                Path end = runDir.resolve(KEEP_END);
                 throw new IllegalStateException("run id " + runId + " belongs to a live run (its folder " + runDir
                         + " is locked by another process): give this run an id of its own with -Dccci.run-id=<id>"
-                        + " (a Drone build number is unique), or wait for that run to end.");
+                        + " (a Drone build number is unique), or wait for that run to end"
+                        + (Files.exists(end) ? " (its failed app may still be kept: `sh " + end + "` ends the keep now)" : "")
+                        + ".");
             }
-            HELD.add(file.keep());
+            HELD.put(runDir.toAbsolutePath().normalize(), file.keep());
         }
+    }
+
+    /**
+     * The descriptor this process holds the lock of {@code runDir} on, if it took it ({@link #acquire}):
+     * what a keeper inherits, so the lock never is free between the run and its keeper.
+     */
+    public static OptionalInt descriptor(Path runDir) {
+        Integer fd = HELD.get(runDir.toAbsolutePath().normalize());
+        return fd == null ? OptionalInt.empty() : OptionalInt.of(fd);
     }
 
     /**

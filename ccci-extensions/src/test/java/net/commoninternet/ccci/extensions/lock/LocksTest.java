@@ -104,7 +104,14 @@ class LocksTest {
         RunIdLock.acquire(run, "1234");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(run))).isEqualTo("rwx------");
         assertThatThrownBy(() -> RunIdLock.acquire(run, "1234")).isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("run id 1234 belongs to a live run (its folder " + run);
+                .hasMessageStartingWith("run id 1234 belongs to a live run (its folder " + run)
+                .hasMessageNotContaining("keep");
+        assertThat(RunIdLock.descriptor(run)).as("what a keeper inherits").isPresent();
+        assertThat(RunIdLock.descriptor(dir.resolve("runs/other"))).isEmpty();
+        // the live run is a kept app's keeper: the refusal names the keep's end command
+        Files.writeString(Files.createDirectories(run.resolve("keep")).resolve("end"), "");
+        assertThatThrownBy(() -> RunIdLock.acquire(run, "1234")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("`sh " + run.resolve("keep/end") + "` ends the keep now");
         Path file = Files.writeString(dir.resolve("runs/file"), "");
         assertThatThrownBy(() -> RunIdLock.acquire(file, "file")).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("is a file, not a folder");

@@ -33,10 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code custom-html-broken}, red on its upgrade rung) under {@code mvn test}, its app handed with its
  * flock to a keeper process that outlives the command. Each mvn run serves several assertions: the app
  * serves after the command ended, its lock held by the keeper, the printed shell command runs {@code id}
- * in it, another recipe's run beside it leaves it alone, and at the deadline nothing of it is left; the
- * printed end command ends a keep at once; a
- * SIGKILLed keeper's app is reaped by the next run's janitor, and a new run of the same domain ends a
- * keep and says so; a cancel of the command parked inside the hand-over leaves nothing.
+ * in it, another recipe's run beside it leaves it alone, a run given the kept run's id refuses, and at the
+ * deadline nothing of it is left; the printed end command ends a keep at once; a SIGKILLed keeper's app is
+ * reaped by the next run's janitor, and a new run of the same domain ends a keep and says so; a cancel of
+ * the command parked inside the hand-over leaves nothing.
  */
 @RealEngine
 class KeepOnFailureEndToEndTest {
@@ -120,7 +120,7 @@ class KeepOnFailureEndToEndTest {
 
     @Test
     void aFailedRunsAppIsKeptAfterTheCommandShelledIntoLeftAloneBesideAndGoneAtItsDeadline() throws Exception {
-        Ran ran = canary("75", Map.of());
+        Ran ran = canary("90", Map.of());
 
         assertThat(ran.exit()).as(ran.output()).isNotZero();
         ProcessHandle keeper = keeper(ran);
@@ -131,12 +131,21 @@ class KeepOnFailureEndToEndTest {
         assertThat(sh(shell + " wget -qO- http://127.0.0.1:80/", "")).as("the kept app serves").contains(ran.domain());
         assertThat(sh(shell, "id\n")).as("the printed shell runs id in the app's container").contains("uid=");
         assertThat(Files.readString(ran.runDir().resolve("summary.md"))).contains(shell, ran.printed("end the keep now"));
+        // a run given the kept run's id (started now, it refuses while the next runs): the keeper holds the
+        // run's folder too, so it refuses, and nothing of the keep is touched
+        MavenRun sameId = MavenRun.start(sandbox.resolve("same-id.log"), Map.of("CCCI_RUNS_DIR",
+                sandbox.resolve("runs").toString(), "ABRA_DIR", sandbox.resolve("abra").toString()),
+                "-Drecipe=custom-html", "-Dccci.run-id=" + ran.runDir().getFileName());
         // another recipe's run beside it: its janitor sees a live owner and leaves the app alone
         Ran beside = run("custom-html", "", Map.of());
         assertThat(beside.exit()).as(beside.output()).isZero();
         assertThat(beside.output()).containsPattern("janitor: \\d+ run app\\(s\\) found; (.*; )?1 live( ==|;)");
         assertThat(keeper.isAlive()).isTrue();
         assertThat(leftovers(ran.domain())).as("the kept app after a run beside it").isNotEmpty();
+        assertThat(sameId.waitFor(RUN)).as(sameId.output()).isNotZero();
+        assertThat(sameId.output()).contains("belongs to a live run", "`sh " + ran.runDir().resolve("keep/end") + "`");
+        assertThat(keeper.isAlive()).isTrue();
+        assertThat(sh(shell, "id\n")).as("the keep's shell after the refused run").contains("uid=");
 
         // the deadline: the keeper tears down, then exits, and only then is the lock free
         keeper.onExit().get(4, TimeUnit.MINUTES);
