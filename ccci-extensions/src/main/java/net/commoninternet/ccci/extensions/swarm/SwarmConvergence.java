@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
@@ -311,7 +312,7 @@ public final class SwarmConvergence {
                 .map(t -> t.path("Status").path("Err").asText());
         if (running.size() < desired) {
             return Optional.of(name + ": " + running.size() + "/" + desired + " running"
-                    + lastError.map(e -> " (last task error: " + e + ")").orElse(""));
+                    + lastError.map(e -> " (last task error: " + e + ")").orElseGet(() -> onTheirWay(tasks)));
         }
         boolean hasFailed = tasks.stream().anyMatch(t -> List.of("failed", "rejected").contains(state(t)));
         Duration window = hasFailed ? monitor(service)
@@ -389,6 +390,21 @@ public final class SwarmConvergence {
                 : service.getSpec().getTaskTemplate().getContainerSpec();
         var test = container == null || container.getHealthCheck() == null ? null : container.getHealthCheck().getTest();
         return test != null && !test.isEmpty() && !test.get(0).equals("NONE");
+    }
+
+    /**
+     * Without a task error, where the tasks meant to run are ({@code  (1 task starting)}, {@code  (no task
+     * yet)}): a deploy that timed out with its task still starting is slow on this host, not crashing.
+     */
+    private static String onTheirWay(List<JsonNode> tasks) {
+        Map<String, Long> states = tasks.stream()
+                .filter(t -> "running".equals(t.path("DesiredState").asText()) && !"running".equals(state(t)))
+                .collect(Collectors.groupingBy(SwarmConvergence::state, TreeMap::new, Collectors.counting()));
+        if (states.isEmpty()) {
+            return tasks.isEmpty() ? " (no task yet)" : "";
+        }
+        return states.entrySet().stream().map(e -> e.getValue() + (e.getValue() == 1 ? " task " : " tasks ") + e.getKey())
+                .collect(Collectors.joining(", ", " (", ")"));
     }
 
     private static String state(JsonNode task) {
