@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import net.commoninternet.ccci.extensions.docker.DockerEngine;
 import net.commoninternet.ccci.extensions.docker.EngineLists;
@@ -26,6 +27,7 @@ import net.commoninternet.ccci.spi.HostFault;
 import net.commoninternet.ccci.spi.RecipeSaid;
 import net.commoninternet.ccci.testing.RealEngine;
 import net.commoninternet.ccci.testing.RefusingEngine;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,9 +65,18 @@ class HostFaultsSwarmTest {
         service("public", "docker.io/library/nginx:1.27");
         service("local", "ccci.local/no-such-image:1");
 
-        SwarmConvergence.Report report = new SwarmConvergence(docker).await(STACK, Duration.ofSeconds(8));
+        // until swarm has tried both (a loaded machine may take longer than one short wait): never converged meanwhile
+        AtomicReference<SwarmConvergence.Report> seen = new AtomicReference<>();
+        Awaitility.await("swarm's task errors of both services").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    SwarmConvergence.Report now = new SwarmConvergence(docker).await(STACK, Duration.ofSeconds(2));
+                    assertThat(now.converged()).as(now.describe()).isFalse();
+                    seen.set(now);
+                    return problem(now, STACK + "_public").contains("No such image")
+                            && problem(now, STACK + "_local").contains("No such image");
+                });
+        SwarmConvergence.Report report = seen.get();
 
-        assertThat(report.converged()).isFalse();
         String publicProblem = problem(report, STACK + "_public");
         String localProblem = problem(report, STACK + "_local");
         assertThat(publicProblem).contains("No such image: nginx:1.27");

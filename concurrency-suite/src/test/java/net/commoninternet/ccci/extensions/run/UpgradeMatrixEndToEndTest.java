@@ -51,7 +51,9 @@ class UpgradeMatrixEndToEndTest {
     /**
      * A compose of one busybox service serving a page and keeping a data format in a volume;
      * {@code start} runs first in its shell. Its healthcheck makes a task that cannot start never
-     * healthy, so the upgrade's rollout fails at once rather than a probe waiting out its timeout.
+     * healthy, so the upgrade's rollout fails at once rather than a probe waiting out its timeout
+     * (a {@code start} that exits ends its task at once); its start period and timeout leave a loaded
+     * machine's gVisor room to answer the first checks: a check missed there would kill a healthy task.
      */
     private static String compose(String version, String image, String start) {
         return """
@@ -67,8 +69,9 @@ class UpgradeMatrixEndToEndTest {
                     healthcheck:
                       test: ["CMD", "wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8000/"]
                       interval: 2s
-                      timeout: 2s
+                      timeout: 10s
                       retries: 3
+                      start_period: 120s
                     deploy:
                       labels:
                         - "traefik.enable=true"

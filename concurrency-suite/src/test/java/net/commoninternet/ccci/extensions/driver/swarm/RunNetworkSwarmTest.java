@@ -132,8 +132,8 @@ class RunNetworkSwarmTest {
         assertThat(network.path("Attachable").asBoolean()).isTrue();
         String app = new ContainerExec(docker.client()).runningContainer(stack(victim) + "_app");
         assertThat(networksOf(app)).containsOnlyKeys(stack(victim) + "_proxy", RunNetwork.PROXY);
-        assertThat(fetch(app, "tasks." + stack(dependency) + "_app").output()).contains(PRIVATE + dependency);
-        assertThat(fetch(app, "tasks." + warm + "_app").output()).contains(PRIVATE + warm);
+        assertThat(reach(app, "tasks." + stack(dependency) + "_app").output()).contains(PRIVATE + dependency);
+        assertThat(reach(app, "tasks." + warm + "_app").output()).contains(PRIVATE + warm);
         String dep = new ContainerExec(docker.client()).runningContainer(stack(dependency) + "_app");
         assertThat(networksOf(dep)).as("the dependency is not the app: only the run's network")
                 .containsOnlyKeys(stack(victim) + "_proxy");
@@ -208,8 +208,19 @@ class RunNetworkSwarmTest {
         assertThat(deploy.waitFor()).as(new String(deploy.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
     }
 
+    /** A fetch that must fail: 5 s is all a refused or unrouted one may take. */
     private ContainerExec.Result fetch(String container, String host) throws InterruptedException {
-        return new ContainerExec(docker.client()).sh(container, "busybox timeout -s KILL 5 wget -q -O - http://" + host + "/ 2>&1");
+        return fetch(container, host, 5);
+    }
+
+    /** A fetch that must pass: room for a loaded machine's gVisor and a just-converged task's DNS name. */
+    private ContainerExec.Result reach(String container, String host) throws InterruptedException {
+        return fetch(container, host, 30);
+    }
+
+    private ContainerExec.Result fetch(String container, String host, int seconds) throws InterruptedException {
+        return new ContainerExec(docker.client()).sh(container, "busybox timeout -s KILL " + seconds + " wget -q -O - http://"
+                + host + "/ 2>&1");
     }
 
     private Map<String, ?> networksOf(String container) {
