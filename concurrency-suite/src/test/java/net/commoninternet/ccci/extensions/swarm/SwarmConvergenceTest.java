@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -194,8 +195,9 @@ class SwarmConvergenceTest {
         updateTo(spec(1, "exit 3", "2").withUpdateConfig(rollbackOnFailure));
         List<String> observed = new ArrayList<>();
         long deadline = System.nanoTime() + WAIT.toNanos();
-        // until the update ends one way or another: COMPLETED would be swarm not counting the crash
-        Set<ServiceUpdateState> ended = Set.of(ServiceUpdateState.ROLLBACK_COMPLETED, ServiceUpdateState.ROLLBACK_PAUSED,
+        // until the update ends one way or another: COMPLETED would be swarm not counting the crash (an EnumSet:
+        // right after the update swarm may not have an update state yet, and null is then "not ended")
+        Set<ServiceUpdateState> ended = EnumSet.of(ServiceUpdateState.ROLLBACK_COMPLETED, ServiceUpdateState.ROLLBACK_PAUSED,
                 ServiceUpdateState.COMPLETED, ServiceUpdateState.PAUSED);
         while (!ended.contains(updateState()) && System.nanoTime() < deadline) {
             ServiceUpdateState before = updateState();
